@@ -1,0 +1,109 @@
+"""Contributor commands: `python -m adkfork COMMAND`.
+
+materialize  Write the patched tree to .fork/work/ as a git repository.
+refresh      Regenerate patches/ (and src/) from that repository.
+check        Check the queue against the pristine release.
+export       Write one `git am`-able patch per upstream PR.
+format       Format our files with upstream's pyink and isort settings.
+lint         Check formatting of our files and of the queue's hunks.
+upstream     Print the path of the verified upstream wheel.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import sys
+
+from . import check as check_lib
+from . import export as export_lib
+from . import lint as lint_lib
+from . import upstream
+from . import workspace
+from .errors import ForkBuildError
+from .project import load_project
+
+
+def _parser() -> argparse.ArgumentParser:
+  parser = argparse.ArgumentParser(
+      prog='python -m adkfork',
+      description=__doc__.split('\n', 1)[0],
+      formatter_class=argparse.RawDescriptionHelpFormatter,
+      epilog=__doc__.split('\n', 1)[1],
+  )
+  commands = parser.add_subparsers(dest='command', required=True)
+  command = commands.add_parser('materialize')
+  command.add_argument('--dir', type=pathlib.Path)
+  command.add_argument('--force', action='store_true')
+  command = commands.add_parser('refresh')
+  command.add_argument('--dir', type=pathlib.Path)
+  command.add_argument('--dry-run', action='store_true')
+  command = commands.add_parser('check')
+  command.add_argument(
+      '--no-round-trip',
+      action='store_true',
+      help='skip materialize+refresh (which needs git)',
+  )
+  command = commands.add_parser('export')
+  command.add_argument(
+      '--out', type=pathlib.Path, default=pathlib.Path('dist/upstream-prs')
+  )
+  command.add_argument(
+      '--all', action='store_true', help='include fork-only entries'
+  )
+  commands.add_parser('format')
+  commands.add_parser('lint')
+  commands.add_parser('upstream')
+  return parser
+
+
+def _run(args: argparse.Namespace) -> int:
+  project = load_project()
+  if args.command == 'materialize':
+    folder = workspace.materialize(project, args.dir, force=args.force)
+    print(f'Materialized the patched tree in {folder}')
+  elif args.command == 'refresh':
+    result = workspace.refresh(project, args.dir, dry_run=args.dry_run)
+    verb = 'would change' if args.dry_run else 'changed'
+    for path in result.changed:
+      print(f'{verb}: {path}')
+    if not result.changed:
+      print('patches/ and src/ are up to date')
+  elif args.command == 'check':
+    problems = check_lib.check(project, round_trip=not args.no_round_trip)
+    for problem in problems:
+      print(f'error: {problem}')
+    if problems:
+      return 1
+    print(
+        'queue ok: every patch applies to pristine google-adk'
+        f' {project.upstream_version}; the overlay only adds files'
+    )
+  elif args.command == 'export':
+    for path in export_lib.export(project, args.out, args.all):
+      print(f'wrote {path} (git apply --check: ok)')
+  elif args.command == 'format':
+    lint_lib.format_files(project, lint_lib.own_files(project))
+  elif args.command == 'lint':
+    problems = lint_lib.lint(project)
+    for problem in problems:
+      print(f'error: {problem}')
+    if problems:
+      return 1
+    print('lint ok')
+  elif args.command == 'upstream':
+    print(upstream.upstream_wheel(project))
+  return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+  args = _parser().parse_args(argv)
+  try:
+    return _run(args)
+  except ForkBuildError as e:
+    print(f'adkfork: {e}', file=sys.stderr)
+    return 2
+
+
+if __name__ == '__main__':
+  sys.exit(main())

@@ -1,0 +1,128 @@
+"""Formats and lints with upstream's settings: pyink and isort.
+
+Our own files (the overlay, tests, samples, tooling) must be formatted as a
+whole. In upstream files only the lines a patch adds are held to it, since
+upstream's own lines are upstream's business.
+"""
+
+from __future__ import annotations
+
+import difflib
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from . import queue
+from . import tree as tree_lib
+from .errors import ForkBuildError
+from .project import Project
+
+OWN_FOLDERS = ('src', 'tests', 'contributing', 'adkfork', 'benchmarks')
+
+
+def _tool(name: str) -> list[str]:
+  found = shutil.which(name, path=str(pathlib.Path(sys.executable).parent))
+  found = found or shutil.which(name)
+  if not found:
+    raise ForkBuildError(
+        f'{name} is not installed; `pip install -r requirements/dev.txt`'
+        ' installs the versions upstream pins.'
+    )
+  return [found]
+
+
+def own_files(project: Project) -> list[pathlib.Path]:
+  files = []
+  for folder in OWN_FOLDERS:
+    for path in sorted((project.root / folder).rglob('*.py')):
+      if '__pycache__' not in path.parts:
+        files.append(path)
+  return files
+
+
+def _format_commands(project: Project, check: bool) -> list[list[str]]:
+  config = str(project.root / 'pyproject.toml')
+  mode = ['--check', '--diff'] if check else []
+  return [
+      _tool('isort') + ['--settings-path', config] + mode,
+      _tool('pyink') + ['--config', config, '--quiet'] + mode,
+  ]
+
+
+def format_files(project: Project, paths: list[pathlib.Path]) -> None:
+  """Rewrites our own files in upstream's format."""
+  if not paths:
+    return
+  for command in _format_commands(project, check=False):
+    subprocess.run(command + [str(p) for p in paths], check=True)
+
+
+def _added_lines(before: str, after: str) -> set[int]:
+  """Line numbers (from 1) of `after` that are not in `before`."""
+  matcher = difflib.SequenceMatcher(
+      None, before.splitlines(), after.splitlines(), autojunk=False
+  )
+  added = set()
+  for tag, _, _, j1, j2 in matcher.get_opcodes():
+    if tag in ('replace', 'insert'):
+      added.update(range(j1 + 1, j2 + 1))
+  return added
+
+
+def _changed_lines(text: str, formatted: str) -> set[int]:
+  """Line numbers of `text` that formatting changes or sits next to."""
+  matcher = difflib.SequenceMatcher(
+      None, text.splitlines(), formatted.splitlines(), autojunk=False
+  )
+  changed = set()
+  for tag, i1, i2, _, _ in matcher.get_opcodes():
+    if tag in ('replace', 'delete'):
+      changed.update(range(i1 + 1, i2 + 1))
+    elif tag == 'insert':
+      changed.update({i1, i1 + 1})
+  return changed
+
+
+def _hunk_problems(project: Project) -> list[str]:
+  pristine, _ = tree_lib.pristine_files(project)
+  patched = dict(pristine)
+  touched = set()
+  for patch in queue.read_queue(project):
+    queue.apply_patch(patch, patched)
+    touched.update(tree_lib.to_package_path(d.path) for d in patch.files)
+  problems = []
+  with tempfile.TemporaryDirectory() as tmp:
+    for path in sorted(touched):
+      before = pristine[path].decode('utf-8')
+      after = patched[path].decode('utf-8')
+      copy = pathlib.Path(tmp) / path
+      copy.parent.mkdir(parents=True, exist_ok=True)
+      copy.write_text(after, encoding='utf-8')
+      for command in _format_commands(project, check=False):
+        subprocess.run(command + [str(copy)], check=True, capture_output=True)
+      formatted = copy.read_text(encoding='utf-8')
+      bad = sorted(
+          _added_lines(before, after) & _changed_lines(after, formatted)
+      )
+      if bad:
+        problems.append(
+            f'src/{path}: lines {", ".join(map(str, bad))} added by the queue'
+            ' are not formatted as upstream formats them (pyink/isort).'
+        )
+  return problems
+
+
+def lint(project: Project) -> list[str]:
+  """Returns formatting problems in our files and in the queue's hunks."""
+  problems = []
+  paths = [str(p) for p in own_files(project)]
+  for command in _format_commands(project, check=True):
+    result = subprocess.run(command + paths, capture_output=True, text=True)
+    if result.returncode != 0:
+      problems.append(
+          f'{pathlib.Path(command[0]).name} would reformat our files (run'
+          f' `python -m adkfork format`):\n{result.stdout}{result.stderr}'
+      )
+  return problems + _hunk_problems(project)

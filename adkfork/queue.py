@@ -1,0 +1,365 @@
+"""The patch queue: `patches/series`, the patch files and their application.
+
+A patch file is a plain-words header (DEP-3 style fields) followed by unified
+diffs in git's format against upstream's repository paths. Application is
+exact: every hunk must match the file at the line numbers it names, with no
+fuzz and no offset, so a queue that applies here applies the same everywhere.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+import re
+import tomllib
+
+from .errors import ForkBuildError
+from .project import Project
+from .project import to_package_path
+
+_HUNK_HEADER = re.compile(r'^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@')
+_DIFF_HEADER = re.compile(r'^diff --git a/(\S+) b/(\S+)$')
+_NO_NEWLINE = '\\ No newline at end of file'
+REQUIRED_HEADER_FIELDS = ('Description', 'Forwarded')
+# The line between a patch's header and its diffs, as in DEP-3 and git.
+HEADER_END = '---\n'
+
+
+@dataclasses.dataclass
+class Hunk:
+  """One `@@` block of a file diff."""
+
+  header: str
+  old_start: int
+  old_count: int
+  lines: list[str]  # Each starts with ' ', '-' or '+', newline included.
+
+
+@dataclasses.dataclass
+class FileDiff:
+  """The changes a patch makes to one upstream file."""
+
+  path: str  # Upstream repository path, e.g. src/google/adk/version.py.
+  hunks: list[Hunk]
+
+
+@dataclasses.dataclass
+class Patch:
+  """A parsed patch file."""
+
+  name: str
+  header: str
+  files: list[FileDiff]
+
+  def field(self, name: str) -> str | None:
+    """Returns a header field's value (continuation lines joined)."""
+    return parse_header_fields(self.header).get(name)
+
+
+def parse_header_fields(header: str) -> dict[str, str]:
+  """Parses `Field: value` lines; indented lines continue the last field."""
+  fields: dict[str, str] = {}
+  current = None
+  for line in header.splitlines():
+    if line[:1] in (' ', '\t') and current:
+      fields[current] += '\n' + line.strip()
+    elif ':' in line and not line.startswith(' '):
+      current, _, value = line.partition(':')
+      current = current.strip()
+      fields[current] = value.strip()
+    else:
+      current = None
+  return fields
+
+
+def read_series(project: Project) -> list[str]:
+  """Returns the patch file names in `patches/series`, in order.
+
+  Raises:
+    ForkBuildError: If the series is missing, or names a file twice.
+  """
+  try:
+    text = project.series_file.read_text(encoding='utf-8')
+  except OSError as e:
+    raise ForkBuildError(
+        f'Cannot read {project.series_file}: {e}. It lists the patch files'
+        ' in the order they apply, one per line.'
+    ) from e
+  names = [
+      line.strip()
+      for line in text.splitlines()
+      if line.strip() and not line.startswith('#')
+  ]
+  seen = set()
+  for name in names:
+    if name in seen:
+      raise ForkBuildError(f'{project.series_file} lists {name} twice.')
+    seen.add(name)
+  return names
+
+
+def parse_patch(name: str, text: str) -> Patch:
+  """Parses a patch file.
+
+  Args:
+    name: The file name, used in error messages.
+    text: The file's content.
+
+  Returns:
+    The header and the file diffs.
+
+  Raises:
+    ForkBuildError: If the diff is malformed, creates, deletes, renames or
+      changes the mode of a file (new files belong in the overlay), or
+      touches paths outside the google.adk package.
+  """
+  lines = text.splitlines(keepends=True)
+  index = 0
+  while index < len(lines) and not lines[index].startswith('diff --git '):
+    index += 1
+  header = ''.join(lines[:index])
+  if header.endswith(HEADER_END):
+    header = header[: -len(HEADER_END)]
+  files: list[FileDiff] = []
+  current: FileDiff | None = None
+  while index < len(lines):
+    line = lines[index]
+    index += 1
+    if line.startswith('diff --git '):
+      match = _DIFF_HEADER.match(line.rstrip('\n'))
+      if not match or match.group(1) != match.group(2):
+        raise ForkBuildError(
+            f'{name}: unsupported diff header {line.strip()!r}: a patch may'
+            ' only change files in place (no renames).'
+        )
+      to_package_path(match.group(1))
+      current = FileDiff(path=match.group(1), hunks=[])
+      files.append(current)
+    elif line.startswith(
+        ('new file mode', 'deleted file mode', 'old mode', 'new mode')
+    ) or line.rstrip('\n') in ('--- /dev/null', '+++ /dev/null'):
+      raise ForkBuildError(
+          f'{name}: {current.path if current else "?"}: {line.strip()!r}:'
+          ' patches only change existing upstream files in place; add new'
+          ' modules under src/ (the overlay) instead, and never delete'
+          ' upstream files.'
+      )
+    elif line.startswith(('index ', '--- ', '+++ ')) and current:
+      continue
+    elif line.startswith('@@'):
+      match = _HUNK_HEADER.match(line)
+      if not match or current is None:
+        raise ForkBuildError(f'{name}: malformed hunk header {line.strip()!r}')
+      hunk = Hunk(
+          header=line.rstrip('\n'),
+          old_start=int(match.group(1)),
+          old_count=int(match.group(2) or 1),
+          lines=[],
+      )
+      current.hunks.append(hunk)
+      index = _read_hunk_lines(name, current.path, hunk, match, lines, index)
+    elif not line.strip() or line.startswith('-- '):
+      # Blank lines and a `git format-patch` signature between diffs.
+      continue
+    else:
+      raise ForkBuildError(
+          f'{name}: unexpected line {index} in the diff: {line.rstrip()!r}'
+      )
+  if not files:
+    raise ForkBuildError(f'{name}: the patch holds no diff.')
+  return Patch(name=name, header=header, files=files)
+
+
+def _read_hunk_lines(
+    name: str,
+    path: str,
+    hunk: Hunk,
+    match: re.Match[str],
+    lines: list[str],
+    index: int,
+) -> int:
+  """Reads exactly the lines a hunk header announces; returns the next index."""
+  old_left = int(match.group(2)) if match.group(2) is not None else 1
+  new_left = int(match.group(4)) if match.group(4) is not None else 1
+  while old_left > 0 or new_left > 0:
+    if index >= len(lines):
+      raise ForkBuildError(
+          f'{name}: {path}: hunk {hunk.header!r} ends early: the file ends'
+          f' with {old_left} old and {new_left} new lines still to come.'
+      )
+    line = lines[index]
+    index += 1
+    kind = line[:1]
+    if line == '\n':
+      # Some editors strip the single space of an empty context line.
+      line, kind = ' \n', ' '
+    if kind == ' ':
+      old_left -= 1
+      new_left -= 1
+    elif kind == '-':
+      old_left -= 1
+    elif kind == '+':
+      new_left -= 1
+    else:
+      raise ForkBuildError(
+          f'{name}: {path}: hunk {hunk.header!r} has a line that is not'
+          f' context, removal or addition: {line.rstrip()!r}'
+      )
+    if old_left < 0 or new_left < 0:
+      raise ForkBuildError(
+          f'{name}: {path}: hunk {hunk.header!r} has more lines than its'
+          ' header announces.'
+      )
+    hunk.lines.append(line)
+    if index < len(lines) and lines[index].rstrip('\n') == _NO_NEWLINE:
+      hunk.lines[-1] = hunk.lines[-1].rstrip('\n')
+      index += 1
+  return index
+
+
+def read_patch(project: Project, name: str) -> Patch:
+  path = project.patches_dir / name
+  try:
+    text = path.read_text(encoding='utf-8')
+  except OSError as e:
+    raise ForkBuildError(
+        f'{project.series_file} lists {name}, but {path} cannot be read: {e}'
+    ) from e
+  return parse_patch(name, text)
+
+
+def read_queue(project: Project) -> list[Patch]:
+  """Reads every patch in series order."""
+  return [read_patch(project, name) for name in read_series(project)]
+
+
+def apply_file_diff(patch_name: str, diff: FileDiff, original: str) -> str:
+  """Applies one file's hunks exactly.
+
+  Args:
+    patch_name: For error messages.
+    diff: The file's hunks.
+    original: The file's current text.
+
+  Returns:
+    The patched text.
+
+  Raises:
+    ForkBuildError: Naming the patch, the file and the hunk that does not
+      match, with the line that differs.
+  """
+  source = original.splitlines(keepends=True)
+  result: list[str] = []
+  position = 0  # Index into `source` of the next line not yet copied.
+  for number, hunk in enumerate(diff.hunks, start=1):
+    # A hunk that only adds lines names the line it adds them after.
+    start = hunk.old_start if hunk.old_count == 0 else hunk.old_start - 1
+    if start < position:
+      raise ForkBuildError(
+          f'{patch_name}: hunk #{number} ({hunk.header}) of {diff.path}'
+          ' overlaps the hunk before it.'
+      )
+    result.extend(source[position:start])
+    cursor = start
+    for line in hunk.lines:
+      kind, text = line[0], line[1:]
+      if kind in (' ', '-'):
+        actual = source[cursor] if cursor < len(source) else None
+        if actual != text:
+          raise ForkBuildError(
+              f'{patch_name}: hunk #{number} ({hunk.header}) of {diff.path}'
+              f' does not apply: line {cursor + 1} is'
+              f' {"end of file" if actual is None else repr(actual)}, the'
+              f' patch expects {text!r}. Rebase the patch (see'
+              ' contributing/patch-queue.md).'
+          )
+        cursor += 1
+        if kind == ' ':
+          result.append(text)
+      else:
+        result.append(text)
+    position = cursor
+  result.extend(source[position:])
+  return ''.join(result)
+
+
+def apply_patch(patch: Patch, files: dict[str, bytes]) -> None:
+  """Applies a patch in place to a tree held as {installed path: bytes}.
+
+  Raises:
+    ForkBuildError: If a file is missing upstream or a hunk does not apply.
+  """
+  for diff in patch.files:
+    path = to_package_path(diff.path)
+    if path not in files:
+      raise ForkBuildError(
+          f'{patch.name}: {diff.path} does not exist upstream; new modules'
+          ' belong under src/ (the overlay), not in a patch.'
+      )
+    try:
+      original = files[path].decode('utf-8')
+    except UnicodeDecodeError as e:
+      raise ForkBuildError(f'{patch.name}: {diff.path} is not text.') from e
+    files[path] = apply_file_diff(patch.name, diff, original).encode('utf-8')
+
+
+@dataclasses.dataclass
+class PullRequest:
+  """One upstream pull request: patches, new modules and tests."""
+
+  id: str
+  subject: str
+  status: str
+  body: str
+  patches: list[str]
+  modules: list[str]
+  tests: list[str]
+
+  @property
+  def for_upstream(self) -> bool:
+    return self.status != 'fork-only'
+
+
+def read_manifest(project: Project) -> list[PullRequest]:
+  """Reads `patches/upstream-prs.toml`, the map from PRs to files.
+
+  Raises:
+    ForkBuildError: If the manifest is missing or malformed.
+  """
+  path = project.manifest_file
+  try:
+    data = tomllib.loads(path.read_text(encoding='utf-8'))
+  except (OSError, tomllib.TOMLDecodeError) as e:
+    raise ForkBuildError(f'Cannot read {path}: {e}') from e
+  prs = []
+  for entry in data.get('pr', []):
+    missing = [k for k in ('id', 'subject', 'status', 'body') if k not in entry]
+    if missing:
+      raise ForkBuildError(
+          f'{path}: PR {entry.get("id", "?")!r} lacks {", ".join(missing)}.'
+      )
+    prs.append(
+        PullRequest(
+            id=entry['id'],
+            subject=entry['subject'],
+            status=entry['status'],
+            body=entry['body'].strip() + '\n',
+            patches=list(entry.get('patches', [])),
+            modules=list(entry.get('modules', [])),
+            tests=list(entry.get('tests', [])),
+        )
+    )
+  return prs
+
+
+def overlay_files(project: Project) -> list[str]:
+  """Lists the overlay's files as upstream repository paths (src/...)."""
+  root = project.overlay_dir
+  if not root.is_dir():
+    return []
+  paths = []
+  for path in sorted(root.rglob('*')):
+    if path.is_dir() or '__pycache__' in path.parts or path.suffix == '.pyc':
+      continue
+    paths.append('src/' + path.relative_to(root).as_posix())
+  return paths

@@ -1,0 +1,155 @@
+"""Gets the pinned upstream wheel and checks it is the one we pinned."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+from .errors import ForkBuildError
+from .project import Project
+
+# Where a local copy of the upstream wheel can be named, for offline builds.
+WHEEL_ENV_VAR = 'ADK_FORK_UPSTREAM_WHEEL'
+WHEEL_CONFIG_SETTING = 'upstream-wheel'
+CACHE_ENV_VAR = 'ADK_FORK_CACHE'
+
+
+def _sha256(path: pathlib.Path) -> str:
+  digest = hashlib.sha256()
+  with path.open('rb') as f:
+    for block in iter(lambda: f.read(1 << 20), b''):
+      digest.update(block)
+  return digest.hexdigest()
+
+
+def _cache_dir() -> pathlib.Path:
+  if os.environ.get(CACHE_ENV_VAR):
+    return pathlib.Path(os.environ[CACHE_ENV_VAR])
+  base = os.environ.get('XDG_CACHE_HOME') or pathlib.Path.home() / '.cache'
+  return pathlib.Path(base) / 'google-adk-fork'
+
+
+def _how_to_supply(project: Project) -> str:
+  return (
+      f'Download {project.upstream_wheel} (google-adk=='
+      f'{project.upstream_version} from the package index, e.g. `pip download'
+      f' --no-deps --only-binary :all: google-adk=={project.upstream_version}`)'
+      f' and point {WHEEL_ENV_VAR} at it, or pass it as the PEP 517 config'
+      f' setting `{WHEEL_CONFIG_SETTING}` (pip install .'
+      f' --config-settings {WHEEL_CONFIG_SETTING}=PATH).'
+  )
+
+
+def _verified(
+    project: Project, path: pathlib.Path, origin: str
+) -> pathlib.Path:
+  actual = _sha256(path)
+  if actual != project.upstream_sha256:
+    raise ForkBuildError(
+        f'{path} ({origin}) is not the pinned upstream release:'
+        f' expected sha256 {project.upstream_sha256} for'
+        f' {project.upstream_wheel}, got {actual}. '
+        + _how_to_supply(project)
+    )
+  return path
+
+
+def _from_local_copy(project: Project, location: str) -> pathlib.Path:
+  path = pathlib.Path(location).expanduser()
+  if path.is_dir():
+    path = path / project.upstream_wheel
+  if not path.is_file():
+    raise ForkBuildError(
+        f'{location} (from {WHEEL_ENV_VAR} or the `{WHEEL_CONFIG_SETTING}`'
+        f' config setting) does not hold {project.upstream_wheel}. '
+        + _how_to_supply(project)
+    )
+  return _verified(project, path, 'local copy')
+
+
+def _download(project: Project, cache: pathlib.Path) -> pathlib.Path:
+  """Fetches the wheel by name with pip, so pip's index settings apply."""
+  cache.mkdir(parents=True, exist_ok=True)
+  with tempfile.TemporaryDirectory(dir=cache) as tmp:
+    command = [
+        sys.executable,
+        '-m',
+        'pip',
+        'download',
+        '--no-deps',
+        '--only-binary',
+        ':all:',
+        '--disable-pip-version-check',
+        '--dest',
+        tmp,
+        f'google-adk=={project.upstream_version}',
+    ]
+    result = subprocess.run(command, capture_output=True, text=True)
+    fetched = pathlib.Path(tmp) / project.upstream_wheel
+    if result.returncode != 0 or not fetched.is_file():
+      tail = '\n'.join((result.stderr or result.stdout).splitlines()[-5:])
+      raise ForkBuildError(
+          f'Could not download {project.upstream_wheel} (sha256'
+          f' {project.upstream_sha256}) from the package index:\n{tail}\n'
+          + _how_to_supply(project)
+      )
+    _verified(project, fetched, 'downloaded')
+    target = cache / project.upstream_wheel
+    os.replace(fetched, target)
+  return target
+
+
+def upstream_wheel(
+    project: Project, config_settings: dict[str, str] | None = None
+) -> pathlib.Path:
+  """Returns the path of the verified upstream wheel, fetching it if needed.
+
+  A local copy named by the config setting or the environment wins; then the
+  cache; then the package index.
+
+  Args:
+    project: The project settings with the pin.
+    config_settings: PEP 517 config settings, if any.
+
+  Returns:
+    A path to a wheel whose sha256 matches the pin.
+
+  Raises:
+    ForkBuildError: If the artifact is missing or its hash differs.
+  """
+  location = (config_settings or {}).get(WHEEL_CONFIG_SETTING) or (
+      os.environ.get(WHEEL_ENV_VAR)
+  )
+  if location:
+    return _from_local_copy(project, location)
+  cache = _cache_dir()
+  cached = cache / project.upstream_wheel
+  if cached.is_file():
+    if _sha256(cached) == project.upstream_sha256:
+      return cached
+    # A corrupt or foreign file in our own cache is not the user's data.
+    cached.unlink()
+  return _download(project, cache)
+
+
+def read_upstream(wheel: pathlib.Path) -> dict[str, bytes]:
+  """Reads every file of the upstream wheel into memory.
+
+  Args:
+    wheel: The verified upstream wheel.
+
+  Returns:
+    A mapping from the wheel's paths (`google/adk/...` and the dist-info
+    files) to their bytes.
+  """
+  with zipfile.ZipFile(wheel) as archive:
+    return {
+        info.filename: archive.read(info)
+        for info in archive.infolist()
+        if not info.is_dir()
+    }

@@ -1,0 +1,121 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""PLACEHOLDER main job: a two-agent pipeline on a scripted model, offline.
+
+Runs classifier -> booker (a SequentialAgent) for a few user turns with a
+deterministic model (no API key, no network) and prints, per turn, what each
+agent's model received and which replies a client following the documented
+`is_final_response()` pattern shows to the user. It shows the two problems
+this fork addresses; the full side-by-side demo replaces it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import warnings
+from typing import AsyncGenerator
+
+from google.adk import fork_info
+from google.adk.agents import LlmAgent
+from google.adk.agents import SequentialAgent
+from google.adk.models.base_llm import BaseLlm
+from google.adk.models.llm_request import LlmRequest
+from google.adk.models.llm_response import LlmResponse
+from google.adk.runners import InMemoryRunner
+from google.genai import types
+
+_TURNS = (
+    'I need a table for two tomorrow at 7pm.',
+    'Can you make it 8pm instead?',
+    'What time do you open on Sundays?',
+)
+
+
+# (agent, characters of conversation) for every model request of a turn.
+_requests: list[tuple[str, int]] = []
+
+
+class _ScriptedModel(BaseLlm):
+  """Answers like the agent it is named after; records each request's size."""
+
+  async def generate_content_async(
+      self, llm_request: LlmRequest, stream: bool = False
+  ) -> AsyncGenerator[LlmResponse, None]:
+    text = ''.join(
+        part.text or ''
+        for content in llm_request.contents
+        for part in content.parts or []
+    )
+    _requests.append((self.model, len(text)))
+    last_user = text.rsplit('\n', 1)[-1].lower()
+    if self.model == 'classifier':
+      reply = 'info' if 'open' in last_user else 'booking'
+    else:
+      reply = 'Done: your table is booked.'
+    yield LlmResponse(
+        content=types.Content(role='model', parts=[types.Part(text=reply)]),
+        # Rough counts, so telemetry has usage to record as for a real model.
+        usage_metadata=types.GenerateContentResponseUsageMetadata(
+            prompt_token_count=len(text) // 4,
+            candidates_token_count=len(reply) // 4,
+            total_token_count=(len(text) + len(reply)) // 4,
+        ),
+    )
+
+
+def _pipeline() -> SequentialAgent:
+  classifier = LlmAgent(
+      name='classifier',
+      model=_ScriptedModel(model='classifier'),
+      instruction='Answer "booking" or "info".',
+      output_key='intent',
+  )
+  booker = LlmAgent(
+      name='booker',
+      model=_ScriptedModel(model='booker'),
+      instruction='The request is about {intent}. Help the user.',
+  )
+  return SequentialAgent(name='router', sub_agents=[classifier, booker])
+
+
+async def _main() -> None:
+  # 2.13 deprecates SequentialAgent in favour of Workflow; both are supported.
+  warnings.filterwarnings('ignore', category=DeprecationWarning)
+  print(
+      'PLACEHOLDER demo (the full side-by-side demo comes with the samples)\n'
+      f'google-adk {fork_info.UPSTREAM_VERSION}'
+      f' (fork label: {fork_info.FORK_LABEL or "none: pristine upstream"})\n'
+  )
+  runner = InMemoryRunner(agent=_pipeline(), app_name='placeholder')
+  session = await runner.session_service.create_session(
+      app_name='placeholder', user_id='user'
+  )
+  for turn, text in enumerate(_TURNS, start=1):
+    print(f'turn {turn}: user says {text!r}')
+    _requests.clear()
+    message = types.Content(role='user', parts=[types.Part(text=text)])
+    async for event in runner.run_async(
+        user_id='user', session_id=session.id, new_message=message
+    ):
+      if event.is_final_response() and event.content and event.content.parts:
+        shown = ''.join(p.text or '' for p in event.content.parts)
+        print(f'  the user is shown [{event.author}]: {shown!r}')
+    for agent, size in _requests:
+      print(f'  {agent} model received {size} characters of conversation')
+  print('\nEvery agent reply reaches the user, and each agent sees every peer.')
+
+
+if __name__ == '__main__':
+  asyncio.run(_main())

@@ -1,0 +1,157 @@
+"""Materialize, refresh and export: the contributor's patch workflow."""
+
+from __future__ import annotations
+
+import pathlib
+import subprocess
+
+import pytest
+
+from adkfork import export
+from adkfork import git
+from adkfork import project as project_lib
+from adkfork import tree
+from adkfork import workspace
+from adkfork.errors import ForkBuildError
+
+
+def _snapshot(repo: pathlib.Path) -> dict[str, bytes]:
+  return {
+      p.relative_to(repo).as_posix(): p.read_bytes()
+      for folder in ('patches', 'src')
+      for p in sorted((repo / folder).rglob('*'))
+      if p.is_file()
+  }
+
+
+def _commit_all(folder: pathlib.Path, *args: str) -> None:
+  git.run(folder, 'add', '-A')
+  git.run(folder, 'commit', '-q', *args, env=git.TOOL_IDENTITY)
+
+
+def test_materialize_then_refresh_leaves_the_queue_byte_identical(repo_copy):
+  project = project_lib.load_project(repo_copy)
+  before = _snapshot(repo_copy)
+
+  folder = workspace.materialize(project)
+  result = workspace.refresh(project)
+
+  assert result.changed == []
+  assert _snapshot(repo_copy) == before
+  log = git.run(folder, 'log', '--format=%s', '--reverse').splitlines()
+  assert log[0].startswith('google-adk 2.13.0 (pristine)')
+  assert log[1:] == project.series_file.read_text().split()
+
+
+def test_amending_a_patch_commit_rewrites_that_patch(repo_copy):
+  project = project_lib.load_project(repo_copy)
+  folder = workspace.materialize(project)
+  version_py = folder / 'src/google/adk/version.py'
+  version_py.write_text(version_py.read_text() + '# amended\n')
+  _commit_all(folder, '--amend', '--no-edit')
+
+  result = workspace.refresh(project)
+
+  assert result.changed == ['patches/0001-fork-version-label.patch']
+  patch = (repo_copy / 'patches/0001-fork-version-label.patch').read_text()
+  assert '+# amended\n' in patch
+  assert patch.startswith('Description: Label the installed package')
+
+
+def test_a_new_commit_becomes_a_new_patch_and_its_new_module_overlay(
+    repo_copy,
+):
+  project = project_lib.load_project(repo_copy)
+  folder = workspace.materialize(project)
+  runners = folder / 'src/google/adk/runners.py'
+  runners.write_text(runners.read_text() + '\n# touched\n')
+  (folder / 'src/google/adk/brand_new.py').write_text('VALUE = 1\n')
+  _commit_all(folder, '-m', 'Add a thing', '-m', 'Forwarded: not yet sent')
+
+  result = workspace.refresh(project)
+
+  assert 'patches/0002-add-a-thing.patch' in result.changed
+  assert (repo_copy / 'patches/series').read_text().split() == [
+      '0001-fork-version-label.patch',
+      '0002-add-a-thing.patch',
+  ]
+  text = (repo_copy / 'patches/0002-add-a-thing.patch').read_text()
+  assert text.startswith('Description: Add a thing\nForwarded: not yet sent')
+  assert 'brand_new' not in text  # New modules are overlay, not patch.
+  assert (
+      repo_copy / 'src/google/adk/brand_new.py'
+  ).read_text() == 'VALUE = 1\n'
+
+
+def test_refresh_never_overwrites_a_patch_edited_in_the_repository(repo_copy):
+  project = project_lib.load_project(repo_copy)
+  folder = workspace.materialize(project)
+  version_py = folder / 'src/google/adk/version.py'
+  version_py.write_text(version_py.read_text() + '# workspace edit\n')
+  _commit_all(folder, '--amend', '--no-edit')
+  patch_file = repo_copy / 'patches/0001-fork-version-label.patch'
+  hand_edit = patch_file.read_text().replace(
+      'Label the', 'Hand-edited: label the'
+  )
+  patch_file.write_text(hand_edit)
+
+  with pytest.raises(ForkBuildError, match='changed in the repository'):
+    workspace.refresh(project)
+
+  assert patch_file.read_text() == hand_edit
+
+
+def test_materialize_keeps_unrefreshed_work(repo_copy):
+  project = project_lib.load_project(repo_copy)
+  folder = workspace.materialize(project)
+  (folder / 'src/google/adk/version.py').write_text('# uncommitted\n')
+
+  with pytest.raises(ForkBuildError, match='not in patches/ yet'):
+    workspace.materialize(project)
+  workspace.materialize(project, force=True)
+
+  backup = folder.with_name('work.bak-1')
+  assert (backup / 'src/google/adk/version.py').read_text() == '# uncommitted\n'
+
+
+def test_export_makes_patches_that_apply_to_pristine_upstream(
+    repo_copy, tmp_path
+):
+  project = project_lib.load_project(repo_copy)
+
+  written = export.export(project, tmp_path / 'prs', include_fork_only=True)
+
+  assert [p.name for p in written] == ['0001-fork-version-label.patch']
+  text = written[0].read_text()
+  assert (
+      'Subject: [PATCH] chore: label the build as the google-adk fork' in text
+  )
+  assert 'Testing plan:' in text
+  # Apply it the way an upstream maintainer would: `git am` on v2.13.0.
+  pristine, _ = tree.pristine_files(project)
+  upstream_repo = tmp_path / 'adk-python'
+  for path, data in pristine.items():
+    target = upstream_repo / 'src' / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+  git.run(upstream_repo, 'init', '-q')
+  _commit_all(upstream_repo, '-m', 'v2.13.0')
+  git.run(upstream_repo, 'am', '-q', str(written[0]), env=git.TOOL_IDENTITY)
+  assert (upstream_repo / 'tests/unittests/test_fork_info.py').is_file()
+  assert (upstream_repo / 'src/google/adk/fork_info.py').is_file()
+  assert '+fork.' in (upstream_repo / 'src/google/adk/version.py').read_text()
+  assert (
+      subprocess.run(
+          ['git', 'log', '--format=%s', '-1'],
+          cwd=upstream_repo,
+          capture_output=True,
+          text=True,
+      ).stdout.strip()
+      == 'chore: label the build as the google-adk fork'
+  )
+
+
+def test_export_skips_fork_only_changes_by_default(repo_copy, tmp_path):
+  project = project_lib.load_project(repo_copy)
+
+  assert export.export(project, tmp_path / 'prs') == []
