@@ -18,6 +18,7 @@ from . import queue
 from . import tree as tree_lib
 from .errors import ForkBuildError
 from .project import Project
+from .project import to_package_path
 
 OWN_FOLDERS = ('src', 'tests', 'contributing', 'adkfork', 'benchmarks')
 
@@ -59,13 +60,18 @@ def format_files(project: Project, paths: list[pathlib.Path]) -> None:
     subprocess.run(command + [str(p) for p in paths], check=True)
 
 
+def _line_changes(
+    before: str, after: str
+) -> list[tuple[str, int, int, int, int]]:
+  return difflib.SequenceMatcher(
+      None, before.splitlines(), after.splitlines(), autojunk=False
+  ).get_opcodes()
+
+
 def _added_lines(before: str, after: str) -> set[int]:
   """Line numbers (from 1) of `after` that are not in `before`."""
-  matcher = difflib.SequenceMatcher(
-      None, before.splitlines(), after.splitlines(), autojunk=False
-  )
   added = set()
-  for tag, _, _, j1, j2 in matcher.get_opcodes():
+  for tag, _, _, j1, j2 in _line_changes(before, after):
     if tag in ('replace', 'insert'):
       added.update(range(j1 + 1, j2 + 1))
   return added
@@ -73,11 +79,8 @@ def _added_lines(before: str, after: str) -> set[int]:
 
 def _changed_lines(text: str, formatted: str) -> set[int]:
   """Line numbers of `text` that formatting changes or sits next to."""
-  matcher = difflib.SequenceMatcher(
-      None, text.splitlines(), formatted.splitlines(), autojunk=False
-  )
   changed = set()
-  for tag, i1, i2, _, _ in matcher.get_opcodes():
+  for tag, i1, i2, _, _ in _line_changes(text, formatted):
     if tag in ('replace', 'delete'):
       changed.update(range(i1 + 1, i2 + 1))
     elif tag == 'insert':
@@ -91,7 +94,7 @@ def _hunk_problems(project: Project) -> list[str]:
   touched = set()
   for patch in queue.read_queue(project):
     queue.apply_patch(patch, patched)
-    touched.update(tree_lib.to_package_path(d.path) for d in patch.files)
+    touched.update(to_package_path(d.path) for d in patch.files)
   problems = []
   with tempfile.TemporaryDirectory() as tmp:
     for path in sorted(touched):

@@ -22,6 +22,7 @@ from . import queue
 from . import tree as tree_lib
 from .errors import ForkBuildError
 from .project import Project
+from .project import to_package_path
 
 UPSTREAM_TAG = 'upstream'
 _STATE_FILE = 'adkfork-state.json'
@@ -156,9 +157,7 @@ def materialize(
   for name in series:
     patch = queue.read_patch(project, name)
     queue.apply_patch(patch, files)
-    _write(
-        folder, files, [tree_lib.to_package_path(d.path) for d in patch.files]
-    )
+    _write(folder, files, [to_package_path(d.path) for d in patch.files])
     for module in modules.get(name, []):
       target = folder / module
       target.parent.mkdir(parents=True, exist_ok=True)

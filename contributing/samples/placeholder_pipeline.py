@@ -24,8 +24,8 @@ this fork addresses; the full side-by-side demo replaces it.
 from __future__ import annotations
 
 import asyncio
-import warnings
 from typing import AsyncGenerator
+import warnings
 
 from google.adk import fork_info
 from google.adk.agents import LlmAgent

@@ -29,6 +29,13 @@ def _commit_all(folder: pathlib.Path, *args: str) -> None:
   git.run(folder, 'commit', '-q', *args, env=git.TOOL_IDENTITY)
 
 
+def _amend_version_patch(folder: pathlib.Path, line: str) -> None:
+  """Edits version.py in the workspace and folds it into its patch commit."""
+  version_py = folder / 'src/google/adk/version.py'
+  version_py.write_text(version_py.read_text() + line)
+  _commit_all(folder, '--amend', '--no-edit')
+
+
 def test_materialize_then_refresh_leaves_the_queue_byte_identical(repo_copy):
   project = project_lib.load_project(repo_copy)
   before = _snapshot(repo_copy)
@@ -46,9 +53,7 @@ def test_materialize_then_refresh_leaves_the_queue_byte_identical(repo_copy):
 def test_amending_a_patch_commit_rewrites_that_patch(repo_copy):
   project = project_lib.load_project(repo_copy)
   folder = workspace.materialize(project)
-  version_py = folder / 'src/google/adk/version.py'
-  version_py.write_text(version_py.read_text() + '# amended\n')
-  _commit_all(folder, '--amend', '--no-edit')
+  _amend_version_patch(folder, '# amended\n')
 
   result = workspace.refresh(project)
 
@@ -86,9 +91,7 @@ def test_a_new_commit_becomes_a_new_patch_and_its_new_module_overlay(
 def test_refresh_never_overwrites_a_patch_edited_in_the_repository(repo_copy):
   project = project_lib.load_project(repo_copy)
   folder = workspace.materialize(project)
-  version_py = folder / 'src/google/adk/version.py'
-  version_py.write_text(version_py.read_text() + '# workspace edit\n')
-  _commit_all(folder, '--amend', '--no-edit')
+  _amend_version_patch(folder, '# workspace edit\n')
   patch_file = repo_copy / 'patches/0001-fork-version-label.patch'
   hand_edit = patch_file.read_text().replace(
       'Label the', 'Hand-edited: label the'
