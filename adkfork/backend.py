@@ -19,6 +19,7 @@ import sys
 import tarfile
 
 from . import tree as tree_lib
+from . import upstream
 from . import wheel as wheel_lib
 from .errors import ForkBuildError
 from .project import load_project
@@ -49,6 +50,10 @@ def _project() -> Project:
 
 
 def get_requires_for_build_wheel(config_settings=None):
+  # pip fetches the upstream wheel by name; with a cached or local copy the
+  # build needs nothing beyond the standard library.
+  if upstream.needs_download(_project(), config_settings):
+    return ['pip>=23']
   return []
 
 
@@ -56,8 +61,7 @@ def get_requires_for_build_sdist(config_settings=None):
   return []
 
 
-def get_requires_for_build_editable(config_settings=None):
-  return []
+get_requires_for_build_editable = get_requires_for_build_wheel
 
 
 @_reported

@@ -104,6 +104,18 @@ def _download(project: Project, cache: pathlib.Path) -> pathlib.Path:
   return target
 
 
+def needs_download(
+    project: Project, config_settings: dict[str, str] | None = None
+) -> bool:
+  """Whether `upstream_wheel` will have to fetch the wheel from the index."""
+  if (config_settings or {}).get(WHEEL_CONFIG_SETTING) or os.environ.get(
+      WHEEL_ENV_VAR
+  ):
+    return False
+  cached = _cache_dir() / project.upstream_wheel
+  return not (cached.is_file() and _sha256(cached) == project.upstream_sha256)
+
+
 def upstream_wheel(
     project: Project, config_settings: dict[str, str] | None = None
 ) -> pathlib.Path:
