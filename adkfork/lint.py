@@ -94,7 +94,9 @@ def _hunk_problems(project: Project) -> list[str]:
   touched = set()
   for patch in queue.read_queue(project):
     queue.apply_patch(patch, patched)
-    touched.update(to_package_path(d.path) for d in patch.files)
+    touched.update(
+        to_package_path(d.path) for d in patch.files if d.path.endswith('.py')
+    )
   problems = []
   with tempfile.TemporaryDirectory() as tmp:
     for path in sorted(touched):

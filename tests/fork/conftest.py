@@ -32,6 +32,31 @@ def repo_copy(tmp_path: pathlib.Path) -> pathlib.Path:
   return target
 
 
+_FIRST_PATCH = '0001-fork-version-label.patch'
+
+
+@pytest.fixture
+def minimal_repo(tmp_path: pathlib.Path) -> pathlib.Path:
+  """A repository whose queue is only the version-label patch.
+
+  The workflow tests need a queue that does not change as features land.
+  """
+  target = tmp_path / 'minimal'
+  for path in (
+      'pyproject.toml',
+      f'patches/{_FIRST_PATCH}',
+      'src/google/adk/fork_info.py',
+      'tests/unittests/test_fork_info.py',
+  ):
+    (target / path).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(REPO / path, target / path)
+  (target / 'patches/series').write_text(f'{_FIRST_PATCH}\n')
+  manifest = (REPO / 'patches/upstream-prs.toml').read_text()
+  second_start = manifest.index('[[pr]]', manifest.index('[[pr]]') + 1)
+  (target / 'patches/upstream-prs.toml').write_text(manifest[:second_start])
+  return target
+
+
 @pytest.fixture(scope='session')
 def upstream_wheel() -> pathlib.Path:
   """The verified pristine wheel (downloaded once into the cache)."""

@@ -11,6 +11,7 @@ import pytest
 from adkfork import backend
 from adkfork import check
 from adkfork import project as project_lib
+from adkfork import queue
 from adkfork import tree
 from adkfork import upstream
 from adkfork.errors import ForkBuildError
@@ -118,7 +119,11 @@ def test_wheel_metadata_equals_upstream_but_for_the_version(
         n for n in pristine.namelist() if not n.startswith(upstream_info)
     }
     fork_package = {n for n in fork.namelist() if not n.startswith(fork_info)}
-    assert fork_package == upstream_package | {'google/adk/fork_info.py'}
+    overlay = {
+        project_lib.to_package_path(p) for p in queue.overlay_files(project)
+    }
+    assert 'google/adk/fork_info.py' in overlay
+    assert fork_package == upstream_package | overlay
 
 
 def test_editable_tree_links_overlay_modules_back_to_the_source(

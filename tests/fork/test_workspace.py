@@ -36,37 +36,37 @@ def _amend_version_patch(folder: pathlib.Path, line: str) -> None:
   _commit_all(folder, '--amend', '--no-edit')
 
 
-def test_materialize_then_refresh_leaves_the_queue_byte_identical(repo_copy):
-  project = project_lib.load_project(repo_copy)
-  before = _snapshot(repo_copy)
+def test_materialize_then_refresh_leaves_the_queue_byte_identical(minimal_repo):
+  project = project_lib.load_project(minimal_repo)
+  before = _snapshot(minimal_repo)
 
   folder = workspace.materialize(project)
   result = workspace.refresh(project)
 
   assert result.changed == []
-  assert _snapshot(repo_copy) == before
+  assert _snapshot(minimal_repo) == before
   log = git.run(folder, 'log', '--format=%s', '--reverse').splitlines()
   assert log[0].startswith('google-adk 2.13.0 (pristine)')
   assert log[1:] == project.series_file.read_text().split()
 
 
-def test_amending_a_patch_commit_rewrites_that_patch(repo_copy):
-  project = project_lib.load_project(repo_copy)
+def test_amending_a_patch_commit_rewrites_that_patch(minimal_repo):
+  project = project_lib.load_project(minimal_repo)
   folder = workspace.materialize(project)
   _amend_version_patch(folder, '# amended\n')
 
   result = workspace.refresh(project)
 
   assert result.changed == ['patches/0001-fork-version-label.patch']
-  patch = (repo_copy / 'patches/0001-fork-version-label.patch').read_text()
+  patch = (minimal_repo / 'patches/0001-fork-version-label.patch').read_text()
   assert '+# amended\n' in patch
   assert patch.startswith('Description: Label the installed package')
 
 
 def test_a_new_commit_becomes_a_new_patch_and_its_new_module_overlay(
-    repo_copy,
+    minimal_repo,
 ):
-  project = project_lib.load_project(repo_copy)
+  project = project_lib.load_project(minimal_repo)
   folder = workspace.materialize(project)
   runners = folder / 'src/google/adk/runners.py'
   runners.write_text(runners.read_text() + '\n# touched\n')
@@ -76,23 +76,25 @@ def test_a_new_commit_becomes_a_new_patch_and_its_new_module_overlay(
   result = workspace.refresh(project)
 
   assert 'patches/0002-add-a-thing.patch' in result.changed
-  assert (repo_copy / 'patches/series').read_text().split() == [
+  assert (minimal_repo / 'patches/series').read_text().split() == [
       '0001-fork-version-label.patch',
       '0002-add-a-thing.patch',
   ]
-  text = (repo_copy / 'patches/0002-add-a-thing.patch').read_text()
+  text = (minimal_repo / 'patches/0002-add-a-thing.patch').read_text()
   assert text.startswith('Description: Add a thing\nForwarded: not yet sent')
   assert 'brand_new' not in text  # New modules are overlay, not patch.
   assert (
-      repo_copy / 'src/google/adk/brand_new.py'
+      minimal_repo / 'src/google/adk/brand_new.py'
   ).read_text() == 'VALUE = 1\n'
 
 
-def test_refresh_never_overwrites_a_patch_edited_in_the_repository(repo_copy):
-  project = project_lib.load_project(repo_copy)
+def test_refresh_never_overwrites_a_patch_edited_in_the_repository(
+    minimal_repo,
+):
+  project = project_lib.load_project(minimal_repo)
   folder = workspace.materialize(project)
   _amend_version_patch(folder, '# workspace edit\n')
-  patch_file = repo_copy / 'patches/0001-fork-version-label.patch'
+  patch_file = minimal_repo / 'patches/0001-fork-version-label.patch'
   hand_edit = patch_file.read_text().replace(
       'Label the', 'Hand-edited: label the'
   )
@@ -104,8 +106,8 @@ def test_refresh_never_overwrites_a_patch_edited_in_the_repository(repo_copy):
   assert patch_file.read_text() == hand_edit
 
 
-def test_materialize_keeps_unrefreshed_work(repo_copy):
-  project = project_lib.load_project(repo_copy)
+def test_materialize_keeps_unrefreshed_work(minimal_repo):
+  project = project_lib.load_project(minimal_repo)
   folder = workspace.materialize(project)
   (folder / 'src/google/adk/version.py').write_text('# uncommitted\n')
 
@@ -118,9 +120,9 @@ def test_materialize_keeps_unrefreshed_work(repo_copy):
 
 
 def test_export_makes_patches_that_apply_to_pristine_upstream(
-    repo_copy, tmp_path
+    minimal_repo, tmp_path
 ):
-  project = project_lib.load_project(repo_copy)
+  project = project_lib.load_project(minimal_repo)
 
   written = export.export(project, tmp_path / 'prs', include_fork_only=True)
 
@@ -154,7 +156,7 @@ def test_export_makes_patches_that_apply_to_pristine_upstream(
   )
 
 
-def test_export_skips_fork_only_changes_by_default(repo_copy, tmp_path):
-  project = project_lib.load_project(repo_copy)
+def test_export_skips_fork_only_changes_by_default(minimal_repo, tmp_path):
+  project = project_lib.load_project(minimal_repo)
 
   assert export.export(project, tmp_path / 'prs') == []

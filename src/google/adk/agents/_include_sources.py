@@ -1,0 +1,155 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Validation and configuration checks for ``LlmAgent.include_sources``.
+
+``include_sources`` names whose messages an agent's model sees: ``'user'`` for
+what the human typed, ``'self'`` for the agent's own earlier turns, and any
+other string for the agent of that name. How the history is filtered lives in
+``google.adk.flows.llm_flows.context._source_filter``; this module only checks
+the setting itself, and is kept free of flow imports so ``LlmAgent`` can use it
+at construction time.
+
+Unknown names are reported rather than rejected. An agent is built before the
+tree it ends up in, so at construction time there is nothing to check a name
+against. When a ``Runner`` starts an invocation the tree is complete, and
+``warn_unknown_include_sources`` checks every ``include_sources`` in it against
+the names of the tree's nodes. Each (root, agent, unknown name) triple is
+reported once per process: a runner builds a context per invocation, and a
+server commonly builds a runner per request, so anything coarser than the
+triple would either repeat on every turn or hide a second typo behind the
+first. Keying on names rather than object identity keeps the report single
+when the same tree is rebuilt from YAML or cloned into a ``Workflow``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import logging
+from typing import Any
+
+from ..workflow._base_node import _walk_static_nodes
+from ..workflow._base_node import BaseNode
+
+logger = logging.getLogger('google_adk.' + __name__)
+
+USER_SOURCE = 'user'
+"""Messages the human typed (author ``user``, not a posted-back tool result)."""
+
+SELF_SOURCE = 'self'
+"""The agent's own earlier model turns and tool traffic."""
+
+RESERVED_SOURCE_NAMES = frozenset({USER_SOURCE, SELF_SOURCE})
+
+_EXAMPLE = "['user', 'self']"
+
+_reported_unknown_sources: set[tuple[str, str, str]] = set()
+
+
+def validate_include_sources(value: Any) -> list[str] | None:
+  """Checks an ``include_sources`` value.
+
+  Args:
+    value: The value to check: None, or a list (tuple, set) of source names.
+
+  Returns:
+    None when ``value`` is None, otherwise the names as a new list in the order
+    given. Duplicates are kept; they do not change what is included.
+
+  Raises:
+    ValueError: If ``value`` is a bare string, is not a collection of names, is
+      empty, or holds an entry that is not a non-empty string.
+  """
+  if value is None:
+    return None
+  if isinstance(value, (str, bytes)):
+    # A string is iterable, so without this check 'user' would quietly become
+    # the sources 'u', 's', 'e' and 'r'.
+    raise ValueError(
+        'include_sources must be a list of source names, not the string'
+        f' {value!r}. Write include_sources=[{value!r}] to include only that'
+        ' source.'
+    )
+  if not isinstance(value, (list, tuple, set, frozenset)):
+    raise ValueError(
+        'include_sources must be a list of source names such as'
+        f' {_EXAMPLE}, or None to include every source; got'
+        f' {type(value).__name__}.'
+    )
+  if not value:
+    raise ValueError(
+        'include_sources=[] would hide every message, including the'
+        " user's. Use include_sources=None to include every source, or"
+        f' list the sources to include, such as {_EXAMPLE}.'
+    )
+  names = list(value)
+  for position, name in enumerate(names):
+    if not isinstance(name, str) or not name.strip():
+      raise ValueError(
+          'include_sources entries must be non-empty strings: '
+          f'{USER_SOURCE!r}, {SELF_SOURCE!r} or an agent name. Entry'
+          f' {position} is {name!r}.'
+      )
+  return names
+
+
+def _did_you_mean(name: str, known_names: list[str]) -> str:
+  """Returns a hint naming the known name closest to ``name``."""
+  matches = difflib.get_close_matches(name, known_names, n=1)
+  if matches:
+    return f' Did you mean {matches[0]!r}?'
+  return f' Known names: {", ".join(repr(n) for n in known_names)}.'
+
+
+def warn_unknown_include_sources(root: BaseNode | None) -> None:
+  """Warns about ``include_sources`` names that match nothing in a tree.
+
+  A name that is neither reserved nor the name of a node in the tree can never
+  match an event's author, so the agent silently sees less than its author
+  intended. Each unknown name is reported once per (root, agent) pair, with
+  the closest known name as a suggestion.
+
+  Args:
+    root: The root of the agent tree about to run. None is ignored.
+  """
+  if root is None:
+    return
+  nodes = list(_walk_static_nodes(root))
+  configured = [
+      (node, sources)
+      for node in nodes
+      if (sources := getattr(node, 'include_sources', None))
+  ]
+  if not configured:
+    return
+  node_names = {node.name for node in nodes if getattr(node, 'name', None)}
+  known_names = sorted(node_names | RESERVED_SOURCE_NAMES)
+  for node, sources in configured:
+    for name in dict.fromkeys(sources):
+      if name in RESERVED_SOURCE_NAMES or name in node_names:
+        continue
+      key = (root.name, node.name, name)
+      if key in _reported_unknown_sources:
+        continue
+      _reported_unknown_sources.add(key)
+      logger.warning(
+          'Agent %r lists %r in include_sources, but no agent named %r runs'
+          ' in the tree rooted at %r, so that entry never matches a'
+          ' message.%s',
+          node.name,
+          name,
+          name,
+          root.name,
+          _did_you_mean(name, known_names),
+      )
