@@ -30,7 +30,10 @@ reported once per process: a runner builds a context per invocation, and a
 server commonly builds a runner per request, so anything coarser than the
 triple would either repeat on every turn or hide a second typo behind the
 first. Keying on names rather than object identity keeps the report single
-when the same tree is rebuilt from YAML or cloned into a ``Workflow``.
+when the same tree is rebuilt from YAML or cloned into a ``Workflow``. The
+tree itself is walked once per root object, not once per invocation, so the
+check costs nothing on later turns; a tree changed after it first ran is not
+checked again.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from __future__ import annotations
 import difflib
 import logging
 from typing import Any
+import weakref
 
 from ..workflow._base_node import _walk_static_nodes
 from ..workflow._base_node import BaseNode
@@ -55,6 +59,10 @@ RESERVED_SOURCE_NAMES = frozenset({USER_SOURCE, SELF_SOURCE})
 _EXAMPLE = "['user', 'self']"
 
 _reported_unknown_sources: set[tuple[str, str, str]] = set()
+
+# Roots already checked, by id; agents are unhashable, and the weak reference
+# drops the entry when the tree is collected so a reused id is checked again.
+_checked_roots: dict[int, weakref.ref[BaseNode]] = {}
 
 
 def validate_include_sources(value: Any) -> list[str] | None:
@@ -112,6 +120,18 @@ def _did_you_mean(name: str, known_names: list[str]) -> str:
   return f' Known names: {", ".join(repr(n) for n in known_names)}.'
 
 
+def _already_checked(root: BaseNode) -> bool:
+  """Returns whether the tree was checked before, and marks it checked."""
+  key = id(root)
+  seen = _checked_roots.get(key)
+  if seen is not None and seen() is root:
+    return True
+  _checked_roots[key] = weakref.ref(
+      root, lambda _, key=key: _checked_roots.pop(key, None)
+  )
+  return False
+
+
 def warn_unknown_include_sources(root: BaseNode | None) -> None:
   """Warns about ``include_sources`` names that match nothing in a tree.
 
@@ -123,7 +143,7 @@ def warn_unknown_include_sources(root: BaseNode | None) -> None:
   Args:
     root: The root of the agent tree about to run. None is ignored.
   """
-  if root is None:
+  if root is None or _already_checked(root):
     return
   nodes = list(_walk_static_nodes(root))
   configured = [
