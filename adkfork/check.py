@@ -50,6 +50,12 @@ def _manifest_problems(project: Project, series: list[str]) -> list[str]:
   for pr in prs:
     if pr.id in ids:
       problems.append(f'patches/upstream-prs.toml: PR id {pr.id!r} repeats.')
+    for dependency in pr.depends_on:
+      if dependency not in ids:
+        problems.append(
+            f'patches/upstream-prs.toml: PR {pr.id!r} depends on'
+            f' {dependency!r}, which is not an earlier PR in the file.'
+        )
     ids.add(pr.id)
     for path in pr.patches + pr.modules + pr.tests:
       if path in owners:

@@ -24,23 +24,36 @@ def _patch_commits(folder: pathlib.Path) -> dict[str, str]:
   return commits
 
 
+def _base(pr: queue.PullRequest) -> str:
+  if len(pr.depends_on) > 1:
+    raise ForkBuildError(
+        f'PR {pr.id!r} depends on {", ".join(pr.depends_on)}: a PR can be'
+        ' stacked on one other PR only.'
+    )
+  return f'pr/{pr.depends_on[0]}' if pr.depends_on else workspace.UPSTREAM_TAG
+
+
 def _export_one(
     project: Project,
     folder: pathlib.Path,
     pr: queue.PullRequest,
     commits: dict[str, str],
 ) -> str:
-  """Builds the PR as one commit on top of pristine upstream; returns it."""
-  git.run(folder, 'checkout', '-q', '-B', f'pr/{pr.id}', workspace.UPSTREAM_TAG)
+  """Builds the PR as one commit on its base; returns it as a mailbox patch.
+
+  The base is pristine upstream, or the PR it depends on (a stacked PR).
+  """
+  git.run(folder, 'checkout', '-q', '-B', f'pr/{pr.id}', _base(pr))
   for name in pr.patches:
     git.run(folder, 'cherry-pick', '--no-commit', commits[name], check=False)
     if git.run(folder, 'diff', '--name-only', '--diff-filter=U').strip():
       git.run(folder, 'cherry-pick', '--abort', check=False)
       git.run(folder, 'reset', '-q', '--hard', check=False)
       raise ForkBuildError(
-          f'PR {pr.id!r}: {name} does not apply to pristine upstream on its'
-          ' own: it builds on an earlier patch. Make it independent, or'
-          ' merge the two PRs in patches/upstream-prs.toml.'
+          f'PR {pr.id!r}: {name} does not apply to {_base(pr)}: it builds on'
+          ' an earlier patch. Make it independent, declare the PR it builds'
+          ' on with `depends-on` in patches/upstream-prs.toml, or merge the'
+          ' two PRs.'
       )
   for path in pr.modules + pr.tests:
     target = folder / path
@@ -74,6 +87,9 @@ def export(
 ) -> list[pathlib.Path]:
   """Writes one patch per upstream PR into `out`, checked to apply.
 
+  Each applies to upstream's v2.13.0, or, for a PR with `depends-on`, on top
+  of the patch of the PR it builds on.
+
   Args:
     project: The project settings.
     out: The folder to write `NNNN-<pr id>.patch` files to.
@@ -90,6 +106,14 @@ def export(
       for pr in queue.read_manifest(project)
       if pr.for_upstream or include_fork_only
   ]
+  exported = {pr.id for pr in prs}
+  for pr in prs:
+    for dependency in pr.depends_on:
+      if dependency not in exported:
+        raise ForkBuildError(
+            f'PR {pr.id!r} depends on {dependency!r}, which is not exported'
+            ' (a fork-only PR cannot carry an upstream one).'
+        )
   out.mkdir(parents=True, exist_ok=True)
   written = []
   with tempfile.TemporaryDirectory() as tmp:
@@ -99,7 +123,7 @@ def export(
       text = _export_one(project, folder, pr, commits)
       path = out / f'{number:04d}-{pr.id}.patch'
       path.write_text(text, encoding='utf-8')
-      git.run(folder, 'checkout', '-q', '--detach', workspace.UPSTREAM_TAG)
+      git.run(folder, 'checkout', '-q', '--detach', _base(pr))
       git.run(folder, 'apply', '--check', str(path.resolve()))
       written.append(path)
   return written

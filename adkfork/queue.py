@@ -314,6 +314,7 @@ class PullRequest:
   patches: list[str]
   modules: list[str]
   tests: list[str]
+  depends_on: list[str] = dataclasses.field(default_factory=list)
 
   @property
   def for_upstream(self) -> bool:
@@ -347,6 +348,7 @@ def read_manifest(project: Project) -> list[PullRequest]:
             patches=list(entry.get('patches', [])),
             modules=list(entry.get('modules', [])),
             tests=list(entry.get('tests', [])),
+            depends_on=list(entry.get('depends-on', [])),
         )
     )
   return prs

@@ -314,7 +314,8 @@ def refresh(
   for path, data in writes.items():
     now = current.get(path)
     wanted = None if data is None else _digest(data)
-    if now == wanted:
+    if now == wanted or wanted == recorded.get(path):
+      # Nothing to do, or only the repository changed it: its version stands.
       continue
     if now != recorded.get(path):
       raise ForkBuildError(
@@ -332,8 +333,12 @@ def refresh(
       else:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(writes[path])
+    # The workspace's versions are now the common base: a later edit on
+    # either side is measured from them.
+    base = {
+        path: _digest(data) for path, data in writes.items() if data is not None
+    }
     state_file.write_text(
-        json.dumps({'repo': _repo_snapshot(project)}, indent=1),
-        encoding='utf-8',
+        json.dumps({'repo': base}, indent=1), encoding='utf-8'
     )
   return RefreshResult(writes=writes, changed=changed)

@@ -106,6 +106,21 @@ def test_refresh_never_overwrites_a_patch_edited_in_the_repository(
   assert patch_file.read_text() == hand_edit
 
 
+def test_refresh_keeps_a_module_edited_only_in_the_repository(minimal_repo):
+  project = project_lib.load_project(minimal_repo)
+  workspace.materialize(project)
+  module = minimal_repo / 'src/google/adk/fork_info.py'
+  edited = module.read_text() + '# edited in the repository\n'
+  module.write_text(edited)
+
+  result = workspace.refresh(project)
+
+  assert result.changed == []
+  assert module.read_text() == edited
+  # Nothing in the workspace is unsaved, so it may be replaced.
+  workspace.materialize(project)
+
+
 def test_materialize_keeps_unrefreshed_work(minimal_repo):
   project = project_lib.load_project(minimal_repo)
   folder = workspace.materialize(project)

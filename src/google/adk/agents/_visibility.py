@@ -1,0 +1,463 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Infers which agents talk to the user and which work for another agent.
+
+The shape of an agent tree, or of a workflow graph, already says who answers
+the user: in a pipeline only the last step does, the steps before it produce
+input for the step after them. This module turns that shape into one lookup
+table per root, built the first time the root is seen, so the Runner can mark
+every event as user-facing or internal with a dictionary lookup instead of a
+walk over the tree.
+
+Inference, from the root down:
+
+* The root is ``'user'`` unless it sets ``visibility`` itself.
+* ``SequentialAgent``: every sub-agent but the last is ``'internal'``; the last
+  one inherits.
+* ``LoopAgent``: its body is ``'internal'``; the user sees what comes after the
+  loop.
+* ``ParallelAgent`` and agents this module has no rule for: sub-agents inherit.
+* ``LlmAgent``: sub-agents reached by transfer (and task-mode sub-agents, which
+  converse with the user) inherit. Agents and nodes the agent runs as tools
+  (``AgentTool``, ``mode='single_turn'`` sub-agents, workflows and nodes in
+  ``tools``) answer the calling agent, so they are ``'internal'``.
+* ``Workflow``: nodes without an outgoing edge inherit the workflow's
+  visibility; every other node is ``'internal'``. Nested workflows and agents
+  inside nodes recurse.
+
+An explicit ``visibility`` on an agent applies to its whole subtree, except
+descendants that set their own. It does not cross into agents and nodes run as
+tools: those report to their caller whatever the caller's audience is.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from typing import Any
+from typing import Final
+from typing import Iterator
+from typing import Literal
+from typing import TYPE_CHECKING
+import weakref
+
+from ..events._node_path_builder import _NodePathBuilder
+
+if TYPE_CHECKING:
+  from ..events.event import Event
+  from ..workflow._base_node import BaseNode
+  from .invocation_context import InvocationContext
+
+logger = logging.getLogger('google_adk.' + __name__)
+
+Visibility = Literal['user', 'internal']
+"""Who an agent's events are meant for: the user, or another agent."""
+
+USER: Final = 'user'
+INTERNAL: Final = 'internal'
+ALLOWED_VISIBILITIES: Final[tuple[str, ...]] = (USER, INTERNAL)
+
+_USER_AUTHOR: Final = 'user'
+_INDEX_METADATA_KEY: Final = '_adk_visibility_index'
+# Event paths carry run ids, so a long session produces an unbounded number of
+# distinct paths. The memo only saves re-parsing; dropping it costs nothing.
+_MAX_MEMOIZED_PATHS: Final = 4096
+
+
+def validate_visibility(value: Any, *, owner: str) -> Any:
+  """Checks an explicitly configured visibility.
+
+  Args:
+    value: The configured value. ``None`` asks for inference.
+    owner: What the value was configured on, for the error message.
+
+  Returns:
+    The value, unchanged.
+
+  Raises:
+    ValueError: If the value is not one of the allowed values.
+  """
+  if value is None or (
+      isinstance(value, str) and value in ALLOWED_VISIBILITIES
+  ):
+    return value
+  raise ValueError(
+      f'Invalid visibility {value!r} on {owner}. Allowed values: '
+      + ', '.join(repr(v) for v in ALLOWED_VISIBILITIES)
+      + ', or None to infer it from where the agent sits in the agent tree.'
+  )
+
+
+@dataclasses.dataclass
+class VisibilityIndex:
+  """Effective visibility of every agent and node under one root."""
+
+  root_name: str
+  by_node: dict[int, Visibility] = dataclasses.field(default_factory=dict)
+  """Keyed by ``id()`` of the node objects in the tree."""
+  by_name: dict[str, Visibility] = dataclasses.field(default_factory=dict)
+  """Keyed by agent name; the first agent of a name in depth-first order wins,
+  as in ``BaseAgent.find_agent``."""
+  by_path: dict[str, Visibility] = dataclasses.field(default_factory=dict)
+  """Keyed by static node path (``'root/child/grandchild'``, no run ids)."""
+  path_of_agent: dict[str, str] = dataclasses.field(default_factory=dict)
+  """Static path of each agent, to anchor event paths that start below the
+  root."""
+  _event_paths: dict[tuple[str, str], Visibility] = dataclasses.field(
+      default_factory=dict
+  )
+
+  def visibility_of_node(self, node: Any) -> Visibility:
+    """Returns the effective visibility of an agent or node of this tree.
+
+    Args:
+      node: The agent or node. A copy made at run time (workflows clone the
+        agents they run) is matched by its name.
+
+    Returns:
+      The node's effective visibility, or its own explicit value (else
+      ``'user'``) when the node is not part of this tree.
+    """
+    visibility = self.by_node.get(id(node))
+    if visibility is None:
+      visibility = self.by_name.get(getattr(node, 'name', None))
+    if visibility is None:
+      visibility = getattr(node, 'visibility', None) or USER
+    return visibility
+
+  def visibility_of_event(self, event: Event) -> Visibility:
+    """Returns who an event of this tree is meant for.
+
+    The user's own events are user-facing, and so is an event that waits for
+    the client to answer a long-running call: hiding it would leave the
+    invocation paused with nobody able to resume it. Every other event has the
+    visibility of the agent or node that produced it, which also gives a
+    function response the visibility of the agent whose call it answers, since
+    that agent authors it. Events this tree cannot place stay user-facing, as
+    they are upstream.
+
+    Args:
+      event: The event to classify.
+
+    Returns:
+      The event's visibility.
+    """
+    author = event.author
+    if author == _USER_AUTHOR or event.long_running_tool_ids:
+      return USER
+    path = event.node_info.path
+    if not path:
+      return self.by_name.get(author, USER)
+    key = (path, author)
+    visibility = self._event_paths.get(key)
+    if visibility is None:
+      visibility = self._visibility_from_path(path, author)
+      if len(self._event_paths) >= _MAX_MEMOIZED_PATHS:
+        self._event_paths.clear()
+      self._event_paths[key] = visibility
+    return visibility
+
+  def _visibility_from_path(self, path: str, author: str) -> Visibility:
+    segments = _NodePathBuilder.from_string(path).static_path.split('/')
+    # A composite agent running as a workflow node stamps its own path on its
+    # sub-agents' events, so a path only names the author when its leaf does.
+    # Events of plain nodes are authored by their workflow, not by the node.
+    if segments[-1] == author or author not in self.by_name:
+      visibility = self._longest_known_prefix(segments)
+      if visibility is not None:
+        return visibility
+    visibility = self.by_name.get(author)
+    if visibility is not None:
+      return visibility
+    return self._longest_known_prefix(segments) or USER
+
+  def _longest_known_prefix(self, segments: list[str]) -> Visibility | None:
+    if segments[0] != self.root_name:
+      anchor = self.path_of_agent.get(segments[0])
+      if anchor is None:
+        return None
+      segments = anchor.split('/') + segments[1:]
+    # A node scheduled at run time (ctx.run_node) is not in the static tree;
+    # it works for the node that scheduled it.
+    for end in range(len(segments), 0, -1):
+      visibility = self.by_path.get('/'.join(segments[:end]))
+      if visibility is not None:
+        return visibility
+    return None
+
+  def _record(self, node: BaseNode, path: str, visibility: Visibility) -> None:
+    from .base_agent import BaseAgent
+
+    self.by_node.setdefault(id(node), visibility)
+    self.by_path.setdefault(path, visibility)
+    if isinstance(node, BaseAgent):
+      self.by_name.setdefault(node.name, visibility)
+      self.path_of_agent.setdefault(node.name, path)
+
+
+_index_cache: dict[int, tuple[weakref.ref[Any], VisibilityIndex]] = {}
+
+
+def visibility_index(root: BaseNode) -> VisibilityIndex:
+  """Returns the visibility index of the tree under ``root``.
+
+  The index is built the first time a root is seen and reused for as long as
+  the root object lives, so the tree is walked once rather than per event.
+  Topology changes made to a tree after it first ran are not picked up.
+
+  Args:
+    root: The root agent or node of the tree.
+
+  Returns:
+    The index for the tree.
+  """
+  key = id(root)
+  cached = _index_cache.get(key)
+  if cached is not None and cached[0]() is root:
+    return cached[1]
+  index = _build_index(root)
+  try:
+    ref = weakref.ref(root, lambda _, key=key: _index_cache.pop(key, None))
+  except TypeError:
+    return index
+  _index_cache[key] = (ref, index)
+  return index
+
+
+def annotate_event(event: Event, root: BaseNode | None) -> None:
+  """Marks an event internal when the agent that produced it is internal.
+
+  A visibility already set on the event, by the agent that built it or by an
+  earlier pass, is kept. User-facing events are left unset, so they serialize
+  exactly as they do without this feature.
+
+  Args:
+    event: The event, before plugins see it and before it is persisted.
+    root: The root agent or node the Runner runs.
+  """
+  if event.visibility is not None or root is None:
+    return
+  if visibility_index(root).visibility_of_event(event) == INTERNAL:
+    event.visibility = INTERNAL
+
+
+def bind_to_invocation(
+    invocation_context: InvocationContext, root: BaseNode | None
+) -> None:
+  """Makes the root's index reachable from the invocation and its children.
+
+  An agent nested in a workflow has no parent link to the workflow, so its
+  telemetry can only find the tree it belongs to through its context.
+
+  Args:
+    invocation_context: A new invocation context created by the Runner.
+    root: The root agent or node the Runner runs.
+  """
+  if root is not None:
+    invocation_context._private_metadata[_INDEX_METADATA_KEY] = (
+        visibility_index(root)
+    )
+
+
+def visibility_for_invocation(
+    invocation_context: InvocationContext, agent: Any
+) -> Visibility:
+  """Returns the effective visibility of the agent an invocation runs.
+
+  Args:
+    invocation_context: The agent's invocation context.
+    agent: The agent being invoked.
+
+  Returns:
+    The agent's effective visibility in the tree the Runner runs.
+  """
+  metadata = getattr(invocation_context, '_private_metadata', None)
+  index = (
+      metadata.get(_INDEX_METADATA_KEY) if isinstance(metadata, dict) else None
+  )
+  if not isinstance(index, VisibilityIndex):
+    from .base_agent import BaseAgent
+
+    # Outside a Runner, the agent's own tree is all there is to go by.
+    if not isinstance(agent, BaseAgent):
+      return USER
+    index = visibility_index(agent.root_agent)
+  return index.visibility_of_node(agent)
+
+
+def graph_style(drawn: Any, base_style: str) -> str:
+  """Returns the graphviz style for a drawn agent or tool.
+
+  Args:
+    drawn: The agent, tool or node being drawn.
+    base_style: The style it is drawn with when it is user-facing.
+
+  Returns:
+    ``base_style``, plus ``dashed`` when what is drawn works for another agent.
+  """
+  if _visibility_for_drawing(drawn) == INTERNAL:
+    return f'{base_style},dashed'
+  return base_style
+
+
+def _visibility_for_drawing(drawn: Any) -> Visibility | None:
+  from ..tools._node_tool import NodeTool
+  from ..tools.agent_tool import AgentTool
+  from .base_agent import BaseAgent
+
+  if isinstance(drawn, AgentTool):
+    if drawn.agent.parent_agent is None:
+      return _explicit_visibility(drawn.agent) or INTERNAL
+    # Single-turn and task-mode sub-agents are also drawn as their parent's
+    # tools; they keep the visibility they have as sub-agents.
+    drawn = drawn.agent
+  if isinstance(drawn, BaseAgent):
+    return visibility_index(drawn.root_agent).visibility_of_node(drawn)
+  if isinstance(drawn, NodeTool):
+    return _explicit_visibility(drawn.node) or INTERNAL
+  return None
+
+
+def _explicit_visibility(node: Any) -> Visibility | None:
+  from .base_agent import BaseAgent
+
+  if isinstance(node, BaseAgent):
+    return node.visibility
+  return None
+
+
+def _build_index(root: BaseNode) -> VisibilityIndex:
+  index = VisibilityIndex(root_name=root.name)
+  _assign(
+      index,
+      root,
+      path=root.name,
+      inferred=USER,
+      forced=None,
+      visited=set(),
+  )
+  logger.debug('Effective visibility under %s: %s', root.name, index.by_path)
+  return index
+
+
+def _assign(
+    index: VisibilityIndex,
+    node: BaseNode,
+    *,
+    path: str,
+    inferred: Visibility,
+    forced: Visibility | None,
+    visited: set[int],
+) -> None:
+  """Records the visibility of ``node`` and recurses into what it runs.
+
+  Args:
+    index: The index being built.
+    node: The agent or node to place.
+    path: Its static path from the root.
+    inferred: What the topology alone gives it.
+    forced: The explicit value of its nearest ancestor that set one, which
+      overrides inference for the whole subtree.
+    visited: Ids of the nodes already placed, as a guard against cycles.
+  """
+  if id(node) in visited:
+    return
+  visited.add(id(node))
+  forced = _explicit_visibility(node) or forced
+  effective = forced or inferred
+  index._record(node, path, effective)
+  for child, segment, child_inferred, runs_as_tool in _children(
+      node, effective
+  ):
+    _assign(
+        index,
+        child,
+        path=f'{path}/{segment}',
+        inferred=child_inferred,
+        forced=None if runs_as_tool else forced,
+        visited=visited,
+    )
+
+
+def _children(
+    node: BaseNode, effective: Visibility
+) -> Iterator[tuple[BaseNode, str, Visibility, bool]]:
+  """Yields ``(child, path segment, inferred visibility, runs as tool)``."""
+  from ..workflow._workflow import Workflow
+  from .base_agent import BaseAgent
+  from .llm_agent import LlmAgent
+  from .loop_agent import LoopAgent
+  from .sequential_agent import SequentialAgent
+
+  if isinstance(node, SequentialAgent):
+    last = len(node.sub_agents) - 1
+    for i, sub_agent in enumerate(node.sub_agents):
+      inferred = effective if i == last else INTERNAL
+      yield sub_agent, sub_agent.name, inferred, False
+  elif isinstance(node, LoopAgent):
+    for sub_agent in node.sub_agents:
+      yield sub_agent, sub_agent.name, INTERNAL, False
+  elif isinstance(node, LlmAgent):
+    yield from _llm_agent_children(node, effective)
+  elif isinstance(node, BaseAgent):
+    # ParallelAgent branches all reach the user; agents this module has no
+    # rule for are not assumed to hide anything.
+    for sub_agent in node.sub_agents:
+      yield sub_agent, sub_agent.name, effective, False
+  elif isinstance(node, Workflow):
+    yield from _workflow_children(node, effective)
+  else:
+    for child in node._iter_static_children():
+      yield child, child.name, effective, False
+
+
+def _llm_agent_children(
+    agent: Any, effective: Visibility
+) -> Iterator[tuple[BaseNode, str, Visibility, bool]]:
+  from ..tools._node_tool import NodeTool
+  from ..tools.agent_tool import AgentTool
+  from ..utils._agent_mode import AgentMode
+  from ..workflow._base_node import BaseNode
+  from .base_agent import BaseAgent
+
+  sub_agent_ids = set()
+  for sub_agent in agent.sub_agents:
+    sub_agent_ids.add(id(sub_agent))
+    if getattr(sub_agent, 'mode', None) == AgentMode.SINGLE_TURN:
+      yield sub_agent, sub_agent.name, INTERNAL, True
+    else:
+      yield sub_agent, sub_agent.name, effective, False
+  for tool in agent.tools:
+    # Sub-agents in single-turn or task mode also appear here as tools; they
+    # were placed above.
+    if isinstance(tool, AgentTool):
+      if id(tool.agent) not in sub_agent_ids:
+        yield tool.agent, tool.name, INTERNAL, True
+    elif isinstance(tool, NodeTool):
+      yield tool.node, tool.name, INTERNAL, True
+    elif isinstance(tool, BaseNode) and not isinstance(tool, BaseAgent):
+      yield tool, tool.name, INTERNAL, True
+
+
+def _workflow_children(
+    workflow: Any, effective: Visibility
+) -> Iterator[tuple[BaseNode, str, Visibility, bool]]:
+  graph = workflow.graph
+  if graph is None:
+    return
+  has_successor = {edge.from_node.name for edge in graph.edges}
+  for node in workflow._iter_static_children():
+    inferred = INTERNAL if node.name in has_successor else effective
+    yield node, node.name, inferred, False

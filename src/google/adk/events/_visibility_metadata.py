@@ -1,0 +1,79 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Stores ``Event.visibility`` where a storage layout has no place for it.
+
+The legacy database schema stores an event as one column per field and its
+layout is frozen: adding a column would make the tables differ from the ones
+every other ADK version expects. The visibility travels in the
+``custom_metadata`` column instead, under an ADK-internal key, which versions
+that do not know it keep as opaque metadata and strip from API responses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import Final
+from typing import TYPE_CHECKING
+
+from ._internal_metadata import INTERNAL_METADATA_PREFIX
+
+if TYPE_CHECKING:
+  from .event import Event
+
+VISIBILITY_METADATA_KEY: Final = INTERNAL_METADATA_PREFIX + 'visibility'
+"""``custom_metadata`` key holding the visibility of a stored event."""
+
+_STORED_VISIBILITIES: Final = ('user', 'internal')
+
+
+def custom_metadata_for_storage(event: Event) -> dict[str, Any] | None:
+  """Returns the event's ``custom_metadata`` with its visibility folded in.
+
+  Args:
+    event: The event being written. It is not modified.
+
+  Returns:
+    The metadata to store: the event's own when it has no visibility set,
+    otherwise a copy that also carries the visibility.
+  """
+  if event.visibility is None:
+    return event.custom_metadata
+  return {
+      **(event.custom_metadata or {}),
+      VISIBILITY_METADATA_KEY: event.visibility,
+  }
+
+
+def restore_from_storage(event: Event) -> Event:
+  """Moves a stored visibility out of ``custom_metadata`` back onto the event.
+
+  Args:
+    event: An event just read from storage. It is modified in place.
+
+  Returns:
+    The same event.
+  """
+  metadata = event.custom_metadata
+  if not isinstance(metadata, dict) or VISIBILITY_METADATA_KEY not in metadata:
+    return event
+  stored = metadata[VISIBILITY_METADATA_KEY]
+  event.custom_metadata = {
+      key: value
+      for key, value in metadata.items()
+      if key != VISIBILITY_METADATA_KEY
+  } or None
+  if stored in _STORED_VISIBILITIES:
+    event.visibility = stored
+  return event

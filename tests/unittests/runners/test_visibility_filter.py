@@ -1,0 +1,385 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""``RunConfig.visibility_mode='filter'`` through a real Runner.
+
+Internal agents in these tests speak words that no user-facing agent uses, so
+a check that those words are absent from what the caller received is only
+meaningful next to the check that the user-facing words are present.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import AsyncGenerator
+
+from google.adk.agents.base_agent import BaseAgent
+from google.adk.agents.llm_agent import LlmAgent
+from google.adk.agents.loop_agent import LoopAgent
+from google.adk.agents.run_config import RunConfig
+from google.adk.agents.run_config import StreamingMode
+from google.adk.agents.sequential_agent import SequentialAgent
+from google.adk.events.event import Event
+from google.adk.models.base_llm import BaseLlm
+from google.adk.models.llm_request import LlmRequest
+from google.adk.models.llm_response import LlmResponse
+from google.adk.runners import InMemoryRunner
+from google.adk.sessions.session import Session
+from google.adk.tools.agent_tool import AgentTool
+from google.adk.tools.tool_context import ToolContext
+from google.adk.workflow import START
+from google.adk.workflow import Workflow
+from google.genai import types
+from pydantic import Field
+from pydantic import ValidationError
+import pytest
+
+pytestmark = pytest.mark.filterwarnings(
+    'ignore:.*deprecated.*:DeprecationWarning'
+)
+
+_USER_ID = 'filter_user'
+_SECRET = 'zebra-ledger-7731'
+"""Spoken only by internal agents."""
+_PUBLIC = 'your trip is booked'
+"""Spoken only by the user-facing agent."""
+
+
+class ScriptedLlm(BaseLlm):
+  """Replies from a script, streaming text word by word when asked to.
+
+  A reply is text, a ``types.FunctionCall``, or a complete ``LlmResponse``.
+  The last reply repeats once the script is exhausted.
+  """
+
+  model: str = 'scripted-llm'
+  script: list[Any] = Field(default_factory=list)
+  requests: list[LlmRequest] = Field(default_factory=list)
+
+  async def generate_content_async(
+      self, llm_request: LlmRequest, stream: bool = False
+  ) -> AsyncGenerator[LlmResponse, None]:
+    self.requests.append(llm_request)
+    reply = self.script[min(len(self.requests), len(self.script)) - 1]
+    if isinstance(reply, LlmResponse):
+      yield reply
+      return
+    if isinstance(reply, types.FunctionCall):
+      yield LlmResponse(
+          content=types.ModelContent(parts=[types.Part(function_call=reply)])
+      )
+      return
+    if stream:
+      for word in reply.split(' '):
+        yield LlmResponse(
+            content=types.ModelContent(parts=[types.Part(text=word + ' ')]),
+            partial=True,
+        )
+    yield LlmResponse(
+        content=types.ModelContent(parts=[types.Part(text=reply)])
+    )
+
+
+def _agent(name: str, *script: Any, **kwargs: Any) -> LlmAgent:
+  return LlmAgent(name=name, model=ScriptedLlm(script=list(script)), **kwargs)
+
+
+def _pipeline() -> SequentialAgent:
+  return SequentialAgent(
+      name='pipeline',
+      sub_agents=[
+          _agent('classifier', f'route booking {_SECRET}'),
+          _agent('booker', _PUBLIC),
+      ],
+  )
+
+
+async def _run(
+    root: Any, run_config: RunConfig | None = None
+) -> tuple[list[Event], Session, InMemoryRunner]:
+  if isinstance(root, BaseAgent):
+    runner = InMemoryRunner(agent=root, app_name='filter_app')
+  else:
+    runner = InMemoryRunner(node=root, app_name='filter_app')
+  session = await runner.session_service.create_session(
+      app_name=runner.app_name, user_id=_USER_ID
+  )
+  events = [
+      event
+      async for event in runner.run_async(
+          user_id=_USER_ID,
+          session_id=session.id,
+          new_message=types.UserContent(parts=[types.Part(text='book a trip')]),
+          run_config=run_config,
+      )
+  ]
+  stored = await runner.session_service.get_session(
+      app_name=runner.app_name, user_id=_USER_ID, session_id=session.id
+  )
+  assert stored is not None
+  return events, stored, runner
+
+
+def _received_text(events: list[Event]) -> str:
+  """Everything the caller could render, serialized."""
+  return '\n'.join(event.model_dump_json(exclude_none=True) for event in events)
+
+
+@pytest.mark.asyncio
+async def test_filter_strips_internal_content_and_keeps_it_in_session():
+  events, session, _ = await _run(
+      _pipeline(), RunConfig(visibility_mode='filter')
+  )
+
+  assert _SECRET not in _received_text(events)
+  assert _PUBLIC in _received_text(events)
+  stored_text = _received_text(session.events)
+  assert _SECRET in stored_text and _PUBLIC in stored_text
+  classifier_events = [e for e in events if e.author == 'classifier']
+  assert classifier_events
+  assert all(e.content is None for e in classifier_events)
+  assert all(not e.is_user_facing for e in classifier_events)
+
+
+@pytest.mark.asyncio
+async def test_filtered_events_keep_ids_author_and_actions():
+  pipeline = SequentialAgent(
+      name='pipeline',
+      sub_agents=[
+          _agent('classifier', 'route: booking', output_key='route'),
+          _agent('booker', _PUBLIC),
+      ],
+  )
+
+  events, session, _ = await _run(pipeline, RunConfig(visibility_mode='filter'))
+
+  stored_by_id = {e.id: e for e in session.events}
+  assert [e.id for e in events] == [
+      e.id for e in session.events if e.author != 'user'
+  ]
+  for event in events:
+    stored = stored_by_id[event.id]
+    assert event.author == stored.author
+    assert event.invocation_id == stored.invocation_id
+    assert event.actions == stored.actions
+  # The classifier's output_key write is an action of an internal event: it
+  # reaches the caller and the session, while its text does not.
+  classifier = next(e for e in events if e.author == 'classifier')
+  assert classifier.content is None
+  assert classifier.actions.state_delta == {'route': 'route: booking'}
+  assert session.state['route'] == 'route: booking'
+
+
+@pytest.mark.asyncio
+async def test_filter_with_sse_streaming_drops_internal_partial_chunks():
+  events, session, _ = await _run(
+      _pipeline(),
+      RunConfig(visibility_mode='filter', streaming_mode=StreamingMode.SSE),
+  )
+
+  assert _SECRET not in _received_text(events)
+  assert not [e for e in events if e.author == 'classifier' and e.partial]
+  booker_partials = [e for e in events if e.author == 'booker' and e.partial]
+  assert len(booker_partials) == len(_PUBLIC.split(' '))
+  assert _SECRET in _received_text(session.events)
+
+
+@pytest.mark.asyncio
+async def test_annotate_mode_yields_everything_as_stored():
+  events, session, _ = await _run(_pipeline())
+  annotated, _, _ = await _run(
+      _pipeline(), RunConfig(visibility_mode='annotate')
+  )
+
+  assert _SECRET in _received_text(events)
+  assert _PUBLIC in _received_text(events)
+  stored = [e for e in session.events if e.author != 'user']
+  assert [e.model_dump() for e in events] == [e.model_dump() for e in stored]
+  assert [e.is_user_facing for e in events] == [False, True]
+  assert [e.content for e in annotated] == [e.content for e in events]
+
+
+@pytest.mark.asyncio
+async def test_state_changes_of_internal_tools_reach_client_and_session():
+  def remember_city(city: str, tool_context: ToolContext) -> str:
+    """Remembers the destination."""
+    tool_context.state['destination'] = city
+    return f'noted {city} {_SECRET}'
+
+  pipeline = SequentialAgent(
+      name='pipeline',
+      sub_agents=[
+          _agent(
+              'planner',
+              types.FunctionCall(name='remember_city', args={'city': 'Oslo'}),
+              f'planned {_SECRET}',
+              tools=[remember_city],
+          ),
+          _agent('booker', _PUBLIC),
+      ],
+  )
+
+  events, session, _ = await _run(pipeline, RunConfig(visibility_mode='filter'))
+
+  assert _SECRET not in _received_text(events)
+  assert 'remember_city' not in _received_text(events)
+  assert _PUBLIC in _received_text(events)
+  deltas = [e.actions.state_delta for e in events if e.author == 'planner']
+  assert {'destination': 'Oslo'} in deltas
+  assert session.state['destination'] == 'Oslo'
+
+
+@pytest.mark.asyncio
+async def test_escalation_of_internal_loop_reaches_the_client():
+  def exit_loop(tool_context: ToolContext) -> str:
+    """Stops the loop."""
+    tool_context.actions.escalate = True
+    return f'stopping {_SECRET}'
+
+  pipeline = SequentialAgent(
+      name='pipeline',
+      sub_agents=[
+          LoopAgent(
+              name='refine',
+              max_iterations=3,
+              sub_agents=[
+                  _agent(
+                      'critic',
+                      types.FunctionCall(name='exit_loop', args={}),
+                      f'done {_SECRET}',
+                      tools=[exit_loop],
+                  )
+              ],
+          ),
+          _agent('booker', _PUBLIC),
+      ],
+  )
+
+  events, _, _ = await _run(pipeline, RunConfig(visibility_mode='filter'))
+
+  escalations = [e for e in events if e.actions.escalate]
+  assert [e.author for e in escalations] == ['critic']
+  assert escalations[0].content is None
+  assert _SECRET not in _received_text(events)
+  assert _PUBLIC in _received_text(events)
+
+
+@pytest.mark.asyncio
+async def test_errors_of_internal_agents_reach_the_client():
+  failure = LlmResponse(
+      error_code='SAFETY',
+      error_message='blocked by policy',
+      content=types.ModelContent(parts=[types.Part(text=_SECRET)]),
+  )
+  pipeline = SequentialAgent(
+      name='pipeline',
+      sub_agents=[_agent('screener', failure), _agent('booker', _PUBLIC)],
+  )
+
+  events, _, _ = await _run(pipeline, RunConfig(visibility_mode='filter'))
+
+  errors = [e for e in events if e.error_code]
+  assert [(e.author, e.error_code, e.error_message) for e in errors] == [
+      ('screener', 'SAFETY', 'blocked by policy')
+  ]
+  assert not errors[0].is_user_facing
+  assert _SECRET not in _received_text(events)
+  assert _PUBLIC in _received_text(events)
+
+
+@pytest.mark.asyncio
+async def test_filter_on_workflow_graph():
+  def extract(node_input: Any) -> str:
+    del node_input
+    return f'fields {_SECRET}'
+
+  workflow = Workflow(
+      name='booking_flow',
+      edges=[(
+          START,
+          extract,
+          _agent('classifier', f'classified {_SECRET}'),
+          _agent('booker', _PUBLIC),
+      )],
+  )
+
+  events, session, _ = await _run(workflow, RunConfig(visibility_mode='filter'))
+
+  assert _SECRET not in _received_text(events)
+  assert _PUBLIC in _received_text(events)
+  assert _SECRET in _received_text(session.events)
+
+
+@pytest.mark.asyncio
+async def test_sync_run_filters_too():
+  runner = InMemoryRunner(agent=_pipeline(), app_name='filter_app')
+  session = await runner.session_service.create_session(
+      app_name=runner.app_name, user_id=_USER_ID
+  )
+
+  # Runner.run drives run_async on its own thread and event loop.
+  events = list(
+      runner.run(
+          user_id=_USER_ID,
+          session_id=session.id,
+          new_message=types.UserContent(parts=[types.Part(text='hi')]),
+          run_config=RunConfig(visibility_mode='filter'),
+      )
+  )
+
+  assert _SECRET not in _received_text(events)
+  assert _PUBLIC in _received_text(events)
+
+
+@pytest.mark.asyncio
+async def test_agent_tool_result_is_not_filtered_for_the_calling_agent():
+  worker = _agent('worker', f'worker found {_SECRET}')
+  caller = _agent(
+      'caller',
+      types.FunctionCall(name='research', args={'request': 'look up'}),
+      _PUBLIC,
+      tools=[
+          AgentTool(
+              agent=LoopAgent(
+                  name='research', max_iterations=1, sub_agents=[worker]
+              )
+          )
+      ],
+  )
+
+  events, _, _ = await _run(caller, RunConfig(visibility_mode='filter'))
+
+  # The wrapped loop's body is internal in its own run. Its output is the
+  # tool's result, which the caller, a user-facing agent, passes on.
+  responses = [
+      response
+      for event in events
+      for response in event.get_function_responses()
+  ]
+  assert [r.response for r in responses] == [
+      {'result': f'worker found {_SECRET}'}
+  ]
+  second_request = caller.model.requests[1]
+  assert _SECRET in str(second_request.contents)
+
+
+def test_invalid_visibility_mode_lists_allowed_values():
+  with pytest.raises(ValidationError) as error:
+    RunConfig(visibility_mode='hide')
+
+  message = str(error.value)
+  assert "'hide'" in message
+  assert "'annotate'" in message and "'filter'" in message
+  assert RunConfig(visibility_mode='filter').visibility_mode == 'filter'
+  assert RunConfig().visibility_mode == 'annotate'
