@@ -36,6 +36,20 @@ def _amend_version_patch(folder: pathlib.Path, line: str) -> None:
   _commit_all(folder, '--amend', '--no-edit')
 
 
+def _pristine_upstream_repo(
+    project: project_lib.Project, folder: pathlib.Path
+) -> pathlib.Path:
+  """A git repository laid out like upstream's at the pinned release."""
+  pristine, _ = tree.pristine_files(project)
+  for path, data in pristine.items():
+    target = folder / 'src' / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+  git.run(folder, 'init', '-q')
+  _commit_all(folder, '-m', 'v2.13.0')
+  return folder
+
+
 def test_materialize_then_refresh_leaves_the_queue_byte_identical(minimal_repo):
   project = project_lib.load_project(minimal_repo)
   before = _snapshot(minimal_repo)
@@ -148,14 +162,7 @@ def test_export_makes_patches_that_apply_to_pristine_upstream(
   )
   assert 'Testing plan:' in text
   # Apply it the way an upstream maintainer would: `git am` on v2.13.0.
-  pristine, _ = tree.pristine_files(project)
-  upstream_repo = tmp_path / 'adk-python'
-  for path, data in pristine.items():
-    target = upstream_repo / 'src' / path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(data)
-  git.run(upstream_repo, 'init', '-q')
-  _commit_all(upstream_repo, '-m', 'v2.13.0')
+  upstream_repo = _pristine_upstream_repo(project, tmp_path / 'adk-python')
   git.run(upstream_repo, 'am', '-q', str(written[0]), env=git.TOOL_IDENTITY)
   assert (upstream_repo / 'tests/unittests/test_fork_info.py').is_file()
   assert (upstream_repo / 'src/google/adk/fork_info.py').is_file()
@@ -175,3 +182,23 @@ def test_export_skips_fork_only_changes_by_default(minimal_repo, tmp_path):
   project = project_lib.load_project(minimal_repo)
 
   assert export.export(project, tmp_path / 'prs') == []
+
+
+def test_stacked_pr_applies_on_top_of_the_pr_it_depends_on(repo_copy, tmp_path):
+  project = project_lib.load_project(repo_copy)
+
+  written = {p.name: p for p in export.export(project, tmp_path / 'prs')}
+
+  filter_pr = next(n for n in written if n.endswith('-visibility-filter.patch'))
+  event_pr = next(n for n in written if n.endswith('-visibility.patch'))
+  upstream_repo = _pristine_upstream_repo(project, tmp_path / 'adk-python')
+  # The stacked PR is sent after the one it builds on: they apply as a series.
+  git.run(
+      upstream_repo, 'am', '-q', str(written[event_pr]), env=git.TOOL_IDENTITY
+  )
+  git.run(
+      upstream_repo, 'am', '-q', str(written[filter_pr]), env=git.TOOL_IDENTITY
+  )
+  assert (
+      upstream_repo / 'src/google/adk/events/_visibility_filter.py'
+  ).is_file()
