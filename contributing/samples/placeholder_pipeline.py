@@ -15,10 +15,10 @@
 """PLACEHOLDER main job: a two-agent pipeline on a scripted model, offline.
 
 Runs classifier -> booker (a SequentialAgent) for a few user turns with a
-deterministic model (no API key, no network) and prints, per turn, what each
-agent's model received and which replies a client following the documented
-`is_final_response()` pattern shows to the user. It shows the two problems
-this fork addresses; the full side-by-side demo replaces it.
+deterministic model (no API key, no network), twice: as upstream behaves, and
+with the fork's `include_sources=['user', 'self']` on the booker and the
+`is_user_facing` flag. Per turn it prints what each agent's model received
+and which replies the user is shown. The full side-by-side demo replaces it.
 """
 
 from __future__ import annotations
@@ -62,6 +62,8 @@ class _ScriptedModel(BaseLlm):
     last_user = text.rsplit('\n', 1)[-1].lower()
     if self.model == 'classifier':
       reply = 'info' if 'open' in last_user else 'booking'
+    elif 'about info' in str(llm_request.config.system_instruction):
+      reply = 'We open at 10am on Sundays.'
     else:
       reply = 'Done: your table is booked.'
     yield LlmResponse(
@@ -75,7 +77,7 @@ class _ScriptedModel(BaseLlm):
     )
 
 
-def _pipeline() -> SequentialAgent:
+def _pipeline(fork_features: bool) -> SequentialAgent:
   classifier = LlmAgent(
       name='classifier',
       model=_ScriptedModel(model='classifier'),
@@ -86,8 +88,39 @@ def _pipeline() -> SequentialAgent:
       name='booker',
       model=_ScriptedModel(model='booker'),
       instruction='The request is about {intent}. Help the user.',
+      # The label already arrives through {intent}; the history need not
+      # repeat it.
+      **({'include_sources': ['user', 'self']} if fork_features else {}),
   )
   return SequentialAgent(name='router', sub_agents=[classifier, booker])
+
+
+async def _run(fork_features: bool) -> int:
+  """Runs the turns; returns the characters the booker's model received."""
+  runner = InMemoryRunner(agent=_pipeline(fork_features), app_name='demo')
+  session = await runner.session_service.create_session(
+      app_name='demo', user_id='user'
+  )
+  booker_total = 0
+  for turn, text in enumerate(_TURNS, start=1):
+    print(f'turn {turn}: user says {text!r}')
+    _requests.clear()
+    message = types.Content(role='user', parts=[types.Part(text=text)])
+    async for event in runner.run_async(
+        user_id='user', session_id=session.id, new_message=message
+    ):
+      user_facing = getattr(event, 'is_user_facing', True)
+      if event.is_final_response() and event.content and event.content.parts:
+        shown = ''.join(p.text or '' for p in event.content.parts)
+        if fork_features and not user_facing:
+          print(f'  internal, not shown [{event.author}]: {shown!r}')
+        else:
+          print(f'  the user is shown [{event.author}]: {shown!r}')
+    for agent, size in _requests:
+      print(f'  {agent} model received {size} characters of conversation')
+      if agent == 'booker':
+        booker_total += size
+  return booker_total
 
 
 async def _main() -> None:
@@ -98,23 +131,17 @@ async def _main() -> None:
       f'google-adk {fork_info.UPSTREAM_VERSION}'
       f' (fork label: {fork_info.FORK_LABEL or "none: pristine upstream"})\n'
   )
-  runner = InMemoryRunner(agent=_pipeline(), app_name='placeholder')
-  session = await runner.session_service.create_session(
-      app_name='placeholder', user_id='user'
+  print('== as upstream behaves: every reply is a final response')
+  upstream_total = await _run(fork_features=False)
+  if not fork_info.is_fork():
+    return
+  print("\n== the fork: include_sources=['user', 'self'], is_user_facing")
+  fork_total = await _run(fork_features=True)
+  print(
+      f'\nbooker model input over {len(_TURNS)} turns: {upstream_total}'
+      f' characters as upstream, {fork_total} with include_sources;'
+      ' the classifier label no longer reaches the user.'
   )
-  for turn, text in enumerate(_TURNS, start=1):
-    print(f'turn {turn}: user says {text!r}')
-    _requests.clear()
-    message = types.Content(role='user', parts=[types.Part(text=text)])
-    async for event in runner.run_async(
-        user_id='user', session_id=session.id, new_message=message
-    ):
-      if event.is_final_response() and event.content and event.content.parts:
-        shown = ''.join(p.text or '' for p in event.content.parts)
-        print(f'  the user is shown [{event.author}]: {shown!r}')
-    for agent, size in _requests:
-      print(f'  {agent} model received {size} characters of conversation')
-  print('\nEvery agent reply reaches the user, and each agent sees every peer.')
 
 
 if __name__ == '__main__':
