@@ -38,9 +38,7 @@ from google.genai import types
 from pydantic import Field
 import pytest
 
-_SOURCES_LOGGER = (
-    'google_adk.google.adk.flows.llm_flows.context._unknown_sources'
-)
+_SOURCES_LOGGER = 'google_adk.google.adk.agents._include_sources'
 
 
 class _EchoModel(BaseLlm):

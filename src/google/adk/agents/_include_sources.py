@@ -23,13 +23,31 @@ at construction time.
 
 Unknown names are reported rather than rejected: an agent is built before the
 tree it ends up in, so at construction time there is nothing to check a name
-against. ``flows/llm_flows/context/_unknown_sources.py`` checks them when a
-``Runner`` starts the tree.
+against. When a ``Runner`` starts an invocation the tree is complete, and
+``warn_unknown_include_sources`` checks every ``include_sources`` in it
+against the names of the tree's nodes.
+
+Each (root, agent, unknown name) triple is reported once per process: a runner
+builds a context per invocation, and a server commonly builds a runner per
+request, so anything coarser than the triple would either repeat on every turn
+or hide a second typo behind the first. Keying on names rather than object
+identity keeps the report single when the same tree is rebuilt from YAML or
+cloned into a ``Workflow``. The tree itself is walked once per root object,
+not once per invocation, so the check costs nothing on later turns; a tree
+changed after it first ran is not checked again.
 """
 
 from __future__ import annotations
 
+import difflib
+import logging
 from typing import Any
+import weakref
+
+from ..workflow._base_node import _walk_static_nodes
+from ..workflow._base_node import BaseNode
+
+logger = logging.getLogger('google_adk.' + __name__)
 
 USER_SOURCE = 'user'
 """Messages the human typed (author ``user``, not a posted-back tool result)."""
@@ -87,3 +105,73 @@ def validate_include_sources(value: Any) -> list[str] | None:
           f' {position} is {name!r}.'
       )
   return names
+
+
+_reported_unknown_sources: set[tuple[str, str, str]] = set()
+
+# Roots already checked, by id; agents are unhashable, and the weak reference
+# drops the entry when the tree is collected so a reused id is checked again.
+_checked_roots: dict[int, weakref.ref[BaseNode]] = {}
+
+
+def _did_you_mean(name: str, known_names: list[str]) -> str:
+  """Returns a hint naming the known name closest to ``name``."""
+  matches = difflib.get_close_matches(name, known_names, n=1)
+  if matches:
+    return f' Did you mean {matches[0]!r}?'
+  return f' Known names: {", ".join(repr(n) for n in known_names)}.'
+
+
+def _already_checked(root: BaseNode) -> bool:
+  """Returns whether the tree was checked before, and marks it checked."""
+  key = id(root)
+  seen = _checked_roots.get(key)
+  if seen is not None and seen() is root:
+    return True
+  _checked_roots[key] = weakref.ref(
+      root, lambda _, key=key: _checked_roots.pop(key, None)
+  )
+  return False
+
+
+def warn_unknown_include_sources(root: BaseNode | None) -> None:
+  """Warns about ``include_sources`` names that match nothing in a tree.
+
+  A name that is neither reserved nor the name of a node in the tree can never
+  match an event's author, so the agent silently sees less than its author
+  intended. Each unknown name is reported once per (root, agent) pair, with
+  the closest known name as a suggestion.
+
+  Args:
+    root: The root of the agent tree about to run. None is ignored.
+  """
+  if root is None or _already_checked(root):
+    return
+  nodes = list(_walk_static_nodes(root))
+  configured = [
+      (node, sources)
+      for node in nodes
+      if (sources := getattr(node, 'include_sources', None))
+  ]
+  if not configured:
+    return
+  node_names = {node.name for node in nodes if getattr(node, 'name', None)}
+  known_names = sorted(node_names | RESERVED_SOURCE_NAMES)
+  for node, sources in configured:
+    for name in dict.fromkeys(sources):
+      if name in RESERVED_SOURCE_NAMES or name in node_names:
+        continue
+      key = (root.name, node.name, name)
+      if key in _reported_unknown_sources:
+        continue
+      _reported_unknown_sources.add(key)
+      logger.warning(
+          'Agent %r lists %r in include_sources, but no agent named %r runs'
+          ' in the tree rooted at %r, so that entry never matches a'
+          ' message.%s',
+          node.name,
+          name,
+          name,
+          root.name,
+          _did_you_mean(name, known_names),
+      )
