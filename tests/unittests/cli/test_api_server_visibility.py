@@ -180,17 +180,22 @@ def _create_session(base_url: str, user_id: str, session_id: str) -> None:
   assert response.status_code == 200, response.text
 
 
-def _run_sse(
-    base_url: str, user_id: str, session_id: str, **extra: object
-) -> bytes:
-  request = {
+def _run_request(
+    user_id: str, session_id: str, text: str = 'book Oslo', **extra: object
+) -> dict[str, object]:
+  return {
       'app_name': _APP,
       'user_id': user_id,
       'session_id': session_id,
-      'new_message': {'role': 'user', 'parts': [{'text': 'book Oslo'}]},
-      'streaming': True,
+      'new_message': {'role': 'user', 'parts': [{'text': text}]},
       **extra,
   }
+
+
+def _run_sse(
+    base_url: str, user_id: str, session_id: str, **extra: object
+) -> bytes:
+  request = _run_request(user_id, session_id, streaming=True, **extra)
   with httpx.stream(
       'POST',
       f'{base_url}/run_sse',
@@ -235,13 +240,7 @@ def test_run_filter_mode_over_http(server_url: str):
 
   response = httpx.post(
       f'{server_url}/run',
-      json={
-          'app_name': _APP,
-          'user_id': 'http_user',
-          'session_id': 'unary',
-          'new_message': {'role': 'user', 'parts': [{'text': 'book Oslo'}]},
-          'visibility_mode': 'filter',
-      },
+      json=_run_request('http_user', 'unary', visibility_mode='filter'),
       timeout=_REQUEST_TIMEOUT_S,
   )
 
@@ -258,13 +257,7 @@ def test_invalid_visibility_mode_is_rejected_over_http(server_url: str):
 
   response = httpx.post(
       f'{server_url}/run_sse',
-      json={
-          'app_name': _APP,
-          'user_id': 'http_user',
-          'session_id': 'invalid',
-          'new_message': {'role': 'user', 'parts': [{'text': 'hi'}]},
-          'visibility_mode': 'hide',
-      },
+      json=_run_request('http_user', 'invalid', 'hi', visibility_mode='hide'),
       timeout=_REQUEST_TIMEOUT_S,
   )
 

@@ -117,6 +117,19 @@ async def _read_session(session_service: BaseSessionService) -> Session:
   return session
 
 
+async def _write_then_read(url: str) -> Session:
+  """Runs the pipeline into a database, then reads it with a new service."""
+  from google.adk.sessions.database_session_service import DatabaseSessionService
+
+  writer = DatabaseSessionService(url)
+  await _run_pipeline(writer)
+  await writer.close()
+  reader = DatabaseSessionService(url)
+  session = await _read_session(reader)
+  await reader.close()
+  return session
+
+
 def _flag_by_text(events: list[Event]) -> dict[str, bool]:
   return {
       part.text: event.is_user_facing
@@ -166,16 +179,10 @@ async def test_sqlite_session_service_round_trip(tmp_path: Path):
 @pytest.mark.asyncio
 async def test_database_session_service_round_trip(tmp_path: Path):
   pytest.importorskip('sqlalchemy')
-  from google.adk.sessions.database_session_service import DatabaseSessionService
 
-  url = f'sqlite+aiosqlite:///{tmp_path / "sessions.db"}'
-  writer = DatabaseSessionService(url)
-  await _run_pipeline(writer)
-  await writer.close()
-
-  reader = DatabaseSessionService(url)
-  session = await _read_session(reader)
-  await reader.close()
+  session = await _write_then_read(
+      f'sqlite+aiosqlite:///{tmp_path / "sessions.db"}'
+  )
 
   assert _flag_by_text(session.events) == _EXPECTED_FLAGS
 
@@ -184,21 +191,13 @@ async def test_database_session_service_round_trip(tmp_path: Path):
 async def test_legacy_database_schema_keeps_the_flag(tmp_path: Path):
   sqlalchemy = pytest.importorskip('sqlalchemy')
   from google.adk.events._visibility_metadata import VISIBILITY_METADATA_KEY
-  from google.adk.sessions.database_session_service import DatabaseSessionService
   from google.adk.sessions.schemas import v0
 
   db_path = tmp_path / 'legacy.db'
   engine = sqlalchemy.create_engine(f'sqlite:///{db_path}')
   v0.Base.metadata.create_all(engine)
   engine.dispose()
-  url = f'sqlite+aiosqlite:///{db_path}'
-
-  writer = DatabaseSessionService(url)
-  await _run_pipeline(writer)
-  await writer.close()
-  reader = DatabaseSessionService(url)
-  session = await _read_session(reader)
-  await reader.close()
+  session = await _write_then_read(f'sqlite+aiosqlite:///{db_path}')
 
   # The legacy layout has one column per field and no column for the flag.
   assert _flag_by_text(session.events) == _EXPECTED_FLAGS
