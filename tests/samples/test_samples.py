@@ -256,7 +256,14 @@ def test_samples_choose_gemini_when_configured(
 def test_adk_run_loads_and_runs_the_sample():
   adk = Path(sys.executable).with_name('adk')
   result = subprocess.run(
-      [str(adk), 'run', str(_SAMPLES / 'booking_router')],
+      [
+          str(adk),
+          'run',
+          # Nothing written into the sample's folder.
+          '--session_service_uri=memory://',
+          '--artifact_service_uri=memory://',
+          str(_SAMPLES / 'booking_router'),
+      ],
       input=f'{_BOOKING_TURNS[0]}\n{_BOOKING_TURNS[2]}\nexit\n',
       env=_sample_python_env(),
       capture_output=True,
