@@ -7,6 +7,8 @@ export       Write one `git am`-able patch per upstream PR.
 format       Format our files with upstream's pyink and isort settings.
 lint         Check formatting of our files and of the queue's hunks.
 upstream     Print the path of the verified upstream wheel.
+upstream-venv
+             Print the python of a venv with pristine upstream (made once).
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ def _parser() -> argparse.ArgumentParser:
   commands.add_parser('format')
   commands.add_parser('lint')
   commands.add_parser('upstream')
+  commands.add_parser('upstream-venv')
   return parser
 
 
@@ -93,6 +96,8 @@ def _run(args: argparse.Namespace) -> int:
     print('lint ok')
   elif args.command == 'upstream':
     print(upstream.upstream_wheel(project))
+  elif args.command == 'upstream-venv':
+    print(upstream.upstream_venv(project))
   return 0
 
 

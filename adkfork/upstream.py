@@ -165,3 +165,64 @@ def read_upstream(wheel: pathlib.Path) -> dict[str, bytes]:
         for info in archive.infolist()
         if not info.is_dir()
     }
+
+
+_VENV_MARKER = 'adkfork-upstream.sha256'
+
+
+def _venv_python(venv: pathlib.Path) -> pathlib.Path:
+  if os.name == 'nt':
+    return venv / 'Scripts' / 'python.exe'
+  return venv / 'bin' / 'python'
+
+
+def upstream_venv(project: Project) -> pathlib.Path:
+  """Returns the python of a virtual environment with pristine upstream.
+
+  The environment lives in the cache next to the wheel and holds the verified
+  upstream wheel (with its dependencies from the configured index), so
+  benchmarks and cross-version tests compare the fork with exactly the release
+  it patches. It is made on first use and reused while its marker names the
+  pinned sha256.
+
+  Args:
+    project: The project settings with the pin.
+
+  Returns:
+    The path of the environment's python interpreter.
+
+  Raises:
+    ForkBuildError: If the wheel cannot be had or the install fails.
+  """
+  venv = _cache_dir() / f'upstream-venv-{project.upstream_version}'
+  python = _venv_python(venv)
+  marker = venv / _VENV_MARKER
+  if (
+      python.is_file()
+      and marker.is_file()
+      and marker.read_text().strip() == project.upstream_sha256
+  ):
+    return python
+  wheel = upstream_wheel(project)
+  steps = (
+      [sys.executable, '-m', 'venv', '--clear', str(venv)],
+      [
+          str(python),
+          '-m',
+          'pip',
+          'install',
+          '--quiet',
+          '--disable-pip-version-check',
+          str(wheel),
+      ],
+  )
+  for command in steps:
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+      tail = '\n'.join((result.stderr or result.stdout).splitlines()[-5:])
+      raise ForkBuildError(
+          f'Could not set up pristine google-adk {project.upstream_version}'
+          f' in {venv}:\n{tail}'
+      )
+  marker.write_text(project.upstream_sha256 + '\n')
+  return python

@@ -30,11 +30,13 @@ It prints what the user sees in each, what each agent's model received, the
 lines of the booker's last request that differ between the three history
 settings, and a table of the figures, in 80 columns.
 
-The two upstream configurations run on the fork with its features off. The
-fork's defaults are upstream 2.13.0's behaviour: the tests compare requests
-and events with a pristine install, and ``benchmarks/`` does so side by side.
+The two upstream configurations run on the fork with its features off, which
+is upstream 2.13.0's behaviour: ``--record CONFIG`` prints such a run as JSON
+under any interpreter, and tests/samples/test_upstream_parity.py checks that
+pristine 2.13.0 and the fork record the same requests and replies.
 
   python contributing/samples/side_by_side.py
+  python contributing/samples/side_by_side.py --record upstream
 """
 
 from __future__ import annotations
@@ -87,7 +89,17 @@ class _Run:
 
 
 def _load_sample() -> Any:
-  """A fresh copy of the booking_router agent tree."""
+  """A fresh copy of the booking_router agent tree.
+
+  Under pristine upstream (``--record``), LlmAgent has no ``include_sources``:
+  it is told to ignore the field, which the upstream configurations clear
+  anyway.
+  """
+  from google.adk.agents import LlmAgent
+
+  if 'include_sources' not in LlmAgent.model_fields:
+    LlmAgent.model_config['extra'] = 'ignore'
+    LlmAgent.model_rebuild(force=True)
   spec = importlib.util.spec_from_file_location(
       f'booking_router_agent_{id(object())}',
       _SAMPLES / 'booking_router' / 'agent.py',
@@ -111,11 +123,12 @@ def _configure(root: Any, config: str) -> None:
   if config == _FORK:
     return
   for agent in _llm_agents(root):
-    agent.include_sources = None
+    if 'include_sources' in type(agent).model_fields:
+      agent.include_sources = None
     agent.include_contents = 'none' if config == _NONE else 'default'
 
 
-async def _run(config: str, visibility_mode: str = 'annotate') -> _Run:
+async def _run(config: str, visibility_mode: str | None = None) -> _Run:
   from google.adk.agents.run_config import RunConfig
   from google.adk.runners import InMemoryRunner
   from google.genai import types
@@ -135,7 +148,9 @@ async def _run(config: str, visibility_mode: str = 'annotate') -> _Run:
         user_id='guest',
         session_id=session.id,
         new_message=types.Content(role='user', parts=[types.Part(text=text)]),
-        run_config=RunConfig(visibility_mode=visibility_mode),
+        run_config=RunConfig(
+            **({'visibility_mode': visibility_mode} if visibility_mode else {})
+        ),
     ):
       if not event.is_final_response():
         continue
@@ -147,7 +162,8 @@ async def _run(config: str, visibility_mode: str = 'annotate') -> _Run:
           _Shown(
               author=event.author,
               text=reply,
-              user_facing=event.is_user_facing,
+              # Pristine upstream has no flag: everything is for the user.
+              user_facing=getattr(event, 'is_user_facing', True),
               state_keys=sorted(event.actions.state_delta),
           )
       )
@@ -389,9 +405,29 @@ def _figures(runs: dict[str, _Run], filtered: _Run) -> None:
   )
 
 
+async def _record(config: str) -> None:
+  """Prints one upstream configuration's run as JSON, for parity checks."""
+  run = await _run(config)
+  print(
+      json.dumps({
+          'shown': [
+              [[s.author, s.text, s.state_keys] for s in turn]
+              for turn in run.shown
+          ],
+          'requests': {
+              agent: [[_part_lines(r) for r in turn] for turn in turns]
+              for agent, turns in run.requests.items()
+          },
+      })
+  )
+
+
 async def _main() -> None:
   os.environ['ADK_SAMPLES_OFFLINE'] = '1'
   sys.path.insert(0, str(_SAMPLES))
+  if sys.argv[1:2] == ['--record']:
+    await _record(sys.argv[2])
+    return
   from google.adk import fork_info
 
   if not fork_info.is_fork():
@@ -403,7 +439,9 @@ async def _main() -> None:
   print(
       f'google-adk {fork_info.__version__}: the booking_router sample,'
       ' offline, 3 turns.\n"upstream" is the same agents with the'
-      " fork's features off, which is\nupstream 2.13.0's behaviour."
+      " fork's features off, which is\nupstream 2.13.0's behaviour"
+      ' (tests/samples/test_upstream_parity.py checks this\nagainst a'
+      ' pristine install).'
   )
   runs = {
       _UPSTREAM: await _run(_UPSTREAM),

@@ -1,0 +1,103 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The demo's "upstream" columns are pristine google-adk 2.13.0's behaviour.
+
+scripts/demo runs its upstream configurations on the fork with the fork's
+features off. Here the same configurations run under pristine upstream, in
+the virtual environment ``python -m adkfork upstream-venv`` makes (or the
+interpreter named by ``ADK_UPSTREAM_PYTHON``), and every model request and
+every reply must be the same as the fork's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+_REPO = Path(__file__).resolve().parents[2]
+_DEMO = _REPO / 'contributing' / 'samples' / 'side_by_side.py'
+
+
+@pytest.fixture(name='upstream_python', scope='module')
+def _upstream_python_fixture() -> str:
+  configured = os.environ.get('ADK_UPSTREAM_PYTHON')
+  if configured:
+    return configured
+  result = subprocess.run(
+      [sys.executable, '-m', 'adkfork', 'upstream-venv'],
+      cwd=_REPO,
+      capture_output=True,
+      text=True,
+      timeout=600,
+  )
+  assert result.returncode == 0, result.stderr
+  return result.stdout.strip()
+
+
+def _record(python: str, config: str) -> dict[str, Any]:
+  env = {
+      k: v
+      for k, v in os.environ.items()
+      if not k.startswith(('GOOGLE_', 'GEMINI_'))
+  }
+  env['PYTHONWARNINGS'] = 'ignore::DeprecationWarning'
+  result = subprocess.run(
+      [python, str(_DEMO), '--record', config],
+      env=env,
+      capture_output=True,
+      text=True,
+      timeout=300,
+  )
+  assert result.returncode == 0, result.stderr
+  return json.loads(result.stdout)
+
+
+def test_the_upstream_interpreter_is_pristine(upstream_python: str):
+  probe = subprocess.run(
+      [
+          upstream_python,
+          '-c',
+          (
+              'import importlib.metadata as m, importlib.util as u;'
+              ' print(m.version("google-adk"),'
+              ' u.find_spec("google.adk.fork_info") is None)'
+          ),
+      ],
+      capture_output=True,
+      text=True,
+      timeout=120,
+      check=True,
+  )
+
+  assert probe.stdout.split() == ['2.13.0', 'True']
+
+
+@pytest.mark.parametrize('config', ['upstream', "upstream 'none'"])
+def test_demo_upstream_configuration_matches_pristine(
+    upstream_python: str, config: str
+):
+  pristine = _record(upstream_python, config)
+  fork = _record(sys.executable, config)
+
+  assert fork == pristine
+  # Three turns, each answered by the classifier and a responder.
+  assert [len(turn) for turn in pristine['shown']] == [2, 2, 2]
+  assert pristine['requests']['booker'][-1]
