@@ -44,6 +44,8 @@ tools: those report to their caller whatever the caller's audience is.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import logging
 from typing import Any
@@ -71,6 +73,10 @@ ALLOWED_VISIBILITIES: Final[tuple[str, ...]] = (USER, INTERNAL)
 
 _USER_AUTHOR: Final = 'user'
 _INDEX_METADATA_KEY: Final = '_adk_visibility_index'
+# The root of the graph ``cli/agent_graph.py`` is drawing, if any.
+_drawn_root: contextvars.ContextVar[BaseNode | None] = contextvars.ContextVar(
+    '_drawn_root', default=None
+)
 # Event paths carry run ids, so a long session produces an unbounded number of
 # distinct paths. The memo only saves re-parsing; dropping it costs nothing.
 _MAX_MEMOIZED_PATHS: Final = 4096
@@ -312,9 +318,31 @@ def graph_style(drawn: Any, base_style: str) -> str:
   return base_style
 
 
+@contextlib.contextmanager
+def drawing_tree(root: BaseNode) -> Iterator[None]:
+  """Makes ``graph_style`` look drawn agents and nodes up in ``root``'s tree.
+
+  Agents and nodes inside a ``Workflow`` have no ``parent_agent``, so without
+  the root being drawn they would each look like the root of a tree of their
+  own, and always user-facing.
+
+  Args:
+    root: The root agent or node of the graph being drawn.
+
+  Yields:
+    Nothing; the lookup applies until the block ends.
+  """
+  token = _drawn_root.set(root)
+  try:
+    yield
+  finally:
+    _drawn_root.reset(token)
+
+
 def _visibility_for_drawing(drawn: Any) -> Visibility | None:
   from ..tools._node_tool import NodeTool
   from ..tools.agent_tool import AgentTool
+  from ..workflow._base_node import BaseNode
   from .base_agent import BaseAgent
 
   if isinstance(drawn, AgentTool):
@@ -323,10 +351,13 @@ def _visibility_for_drawing(drawn: Any) -> Visibility | None:
     # Single-turn and task-mode sub-agents are also drawn as their parent's
     # tools; they keep the visibility they have as sub-agents.
     drawn = drawn.agent
-  if isinstance(drawn, BaseAgent):
-    return visibility_index(drawn.root_agent).visibility_of_node(drawn)
   if isinstance(drawn, NodeTool):
     return _explicit_visibility(drawn.node) or INTERNAL
+  root = _drawn_root.get()
+  if root is not None and isinstance(drawn, BaseNode):
+    return visibility_index(root).visibility_of_node(drawn)
+  if isinstance(drawn, BaseAgent):
+    return visibility_index(drawn.root_agent).visibility_of_node(drawn)
   return None
 
 
