@@ -1,0 +1,421 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The main job: the booking sample as upstream runs it and as the fork does.
+
+Runs ``booking_router`` offline on its scripted model for three user turns,
+four times:
+
+* upstream: every agent with upstream's default history
+  (``include_contents='default'``, no ``include_sources``); what the user sees
+  is every final response, as upstream's clients show them;
+* upstream ``'none'``: upstream's only other history setting,
+  ``include_contents='none'`` on every agent;
+* the fork as the sample ships it (``include_sources``), in annotate mode
+  (events carry ``is_user_facing``) and in filter mode (the Runner keeps
+  internal content out of the stream).
+
+It prints what the user sees in each, what each agent's model received, the
+lines of the booker's last request that differ between the three history
+settings, and a table of the figures, in 80 columns.
+
+The two upstream configurations run on the fork with its features off. The
+fork's defaults are upstream 2.13.0's behaviour: the tests compare requests
+and events with a pristine install, and ``benchmarks/`` does so side by side.
+
+  python contributing/samples/side_by_side.py
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import importlib.util
+import json
+import os
+from pathlib import Path
+import re
+import sys
+import textwrap
+from typing import Any
+from typing import Callable
+
+_SAMPLES = Path(__file__).resolve().parent
+_WIDTH = 80
+_TURNS = (
+    'Hi! Could I get a table for two tomorrow at 7pm?',
+    'Do you have vegetarian options?',
+    'Great. Can we make it 8pm instead?',
+)
+_UPSTREAM = 'upstream'
+_NONE = "upstream 'none'"
+_FORK = 'fork'
+_QUOTE_MARKER = re.compile(r'<<<(?:BEGIN|END)_QUOTED_AGENT_CONTENT>>>')
+
+
+@dataclasses.dataclass
+class _Shown:
+  """One agent's final response, as each client mode would present it."""
+
+  author: str
+  text: str
+  user_facing: bool
+  state_keys: list[str]
+
+
+@dataclasses.dataclass
+class _Run:
+  """What one configuration did over the turns."""
+
+  # Per turn, the final responses the Runner yielded.
+  shown: list[list[_Shown]] = dataclasses.field(default_factory=list)
+  # Per agent, per turn, the requests its model received.
+  requests: dict[str, list[list[Any]]] = dataclasses.field(default_factory=dict)
+  # Per turn, the booker's answer, if it answered.
+  booker_answers: list[str] = dataclasses.field(default_factory=list)
+
+
+def _load_sample() -> Any:
+  """A fresh copy of the booking_router agent tree."""
+  spec = importlib.util.spec_from_file_location(
+      f'booking_router_agent_{id(object())}',
+      _SAMPLES / 'booking_router' / 'agent.py',
+  )
+  module = importlib.util.module_from_spec(spec)
+  spec.loader.exec_module(module)
+  return module
+
+
+def _llm_agents(agent: Any) -> list[Any]:
+  from google.adk.agents import LlmAgent
+
+  found = [agent] if isinstance(agent, LlmAgent) else []
+  for child in agent.sub_agents:
+    found.extend(_llm_agents(child))
+  return found
+
+
+def _configure(root: Any, config: str) -> None:
+  """Turns the shipped sample into one of the upstream configurations."""
+  if config == _FORK:
+    return
+  for agent in _llm_agents(root):
+    agent.include_sources = None
+    agent.include_contents = 'none' if config == _NONE else 'default'
+
+
+async def _run(config: str, visibility_mode: str = 'annotate') -> _Run:
+  from google.adk.agents.run_config import RunConfig
+  from google.adk.runners import InMemoryRunner
+  from google.genai import types
+
+  sample = _load_sample()
+  _configure(sample.root_agent, config)
+  agents = {agent.name: agent for agent in _llm_agents(sample.root_agent)}
+  runner = InMemoryRunner(agent=sample.root_agent, app_name='demo')
+  session = await runner.session_service.create_session(
+      app_name='demo', user_id='guest'
+  )
+  run = _Run(requests={name: [] for name in agents})
+  for text in _TURNS:
+    seen = {name: len(agent.model.requests) for name, agent in agents.items()}
+    shown = []
+    async for event in runner.run_async(
+        user_id='guest',
+        session_id=session.id,
+        new_message=types.Content(role='user', parts=[types.Part(text=text)]),
+        run_config=RunConfig(visibility_mode=visibility_mode),
+    ):
+      if not event.is_final_response():
+        continue
+      reply = ''.join(
+          part.text or ''
+          for part in (event.content and event.content.parts) or []
+      )
+      shown.append(
+          _Shown(
+              author=event.author,
+              text=reply,
+              user_facing=event.is_user_facing,
+              state_keys=sorted(event.actions.state_delta),
+          )
+      )
+      if event.author == 'booker':
+        run.booker_answers.append(reply)
+    run.shown.append(shown)
+    for name, agent in agents.items():
+      run.requests[name].append(agent.model.requests[seen[name] :])
+  return run
+
+
+def _part_lines(llm_request: Any) -> list[str]:
+  """One line per part of a request's conversation, as the model got it."""
+  lines = []
+  for content in llm_request.contents:
+    for part in content.parts or []:
+      if part.text:
+        body = _QUOTE_MARKER.sub('"', part.text)
+      elif part.function_call:
+        body = f'call {part.function_call.name}'
+      elif part.function_response:
+        body = f'result of {part.function_response.name}'
+      else:
+        continue
+      lines.append(f'{content.role}: ' + ' '.join(body.split()))
+  return lines
+
+
+def _chars(llm_request: Any) -> int:
+  """Characters of conversation in a request: text, calls and results."""
+  total = 0
+  for content in llm_request.contents:
+    for part in content.parts or []:
+      if part.text:
+        total += len(part.text)
+      elif part.function_call:
+        total += len(json.dumps(part.function_call.args or {}))
+      elif part.function_response:
+        total += len(json.dumps(part.function_response.response or {}))
+  return total
+
+
+def _token_counter() -> Callable[[Any], int] | None:
+  """Gemini's local tokenizer, if it is installed; None otherwise."""
+  try:
+    from google.genai.local_tokenizer import LocalTokenizer
+    import sentencepiece  # noqa: F401  (the local tokenizer needs it)
+
+    tokenizer = LocalTokenizer(model_name='gemini-2.5-flash')
+  except Exception:  # Not installed, or its model file is not at hand.
+    return None
+
+  def count(llm_request: Any) -> int:
+    return tokenizer.count_tokens(llm_request.contents).total_tokens
+
+  return count
+
+
+def _rule(title: str) -> None:
+  print(f'\n{title}\n' + '─' * _WIDTH)
+
+
+def _table(rows: list[list[str]], widths: list[int]) -> None:
+  """Prints rows with each cell wrapped to its column's width."""
+  for row in rows:
+    cells = [
+        textwrap.wrap(cell, width) or [''] for cell, width in zip(row, widths)
+    ]
+    for line in range(max(len(cell) for cell in cells)):
+      print(
+          ' '.join(
+              (cell[line] if line < len(cell) else '').ljust(width)
+              for cell, width in zip(cells, widths)
+          ).rstrip()
+      )
+
+
+def _what_the_user_sees(upstream: _Run, annotate: _Run, filtered: _Run) -> None:
+  _rule('1. What the user sees (every final response of a turn)')
+  print(
+      'upstream: clients show every final response. annotate: each event'
+      ' says\nwhether it is for the user. filter: the Runner strips'
+      ' internal content.'
+  )
+  widths = [10, 21, 22, 22]
+  for turn, text in enumerate(_TURNS):
+    print(f'\nturn {turn + 1}, the user: {text}')
+    rows = [['', 'upstream', 'fork, annotate', 'fork, filter']]
+    for plain, flagged, stripped in zip(
+        upstream.shown[turn], annotate.shown[turn], filtered.shown[turn]
+    ):
+      flag = 'is_user_facing=' + str(flagged.user_facing)
+      if stripped.text:
+        filter_cell = stripped.text
+      else:
+        keys = ', '.join(stripped.state_keys) or 'none'
+        filter_cell = f'(no content; state: {keys})'
+      rows.append([
+          plain.author,
+          plain.text,
+          f'{flagged.text} [{flag}]',
+          filter_cell,
+      ])
+    _table(rows, widths)
+
+
+def _what_models_received(
+    runs: dict[str, _Run], count_tokens: Callable[[Any], int] | None
+) -> None:
+  _rule("2. What each agent's model received (characters, turns 1/2/3)")
+  unit = 'characters / tokens' if count_tokens else 'characters'
+  if not count_tokens:
+    print(
+        "No offline tokenizer is installed (google-genai's local tokenizer"
+        ' needs\nsentencepiece), so sizes are in characters.'
+    )
+  rows = [['agent', *runs]]
+  for agent in next(iter(runs.values())).requests:
+    row = [agent]
+    for run in runs.values():
+      sizes = []
+      for turn in run.requests[agent]:
+        if not turn:
+          sizes.append('-')
+          continue
+        size = f'{sum(_chars(r) for r in turn):,}'
+        if count_tokens:
+          size += f'/{sum(count_tokens(r) for r in turn):,}'
+        sizes.append(size)
+      row.append(' / '.join(sizes))
+    rows.append(row)
+  _table(rows, [11, 21, 21, 22])
+  print(f'({unit} of the conversation in the request; "-": not called)')
+
+
+def _differing_lines(runs: dict[str, _Run]) -> None:
+  _rule("3. The booker's request at turn 3: lines that differ")
+  requests = {
+      config: run.requests['booker'][-1][-1] for config, run in runs.items()
+  }
+  lines = {config: _part_lines(r) for config, r in requests.items()}
+  union: list[str] = []
+  for config_lines in lines.values():
+    for line in config_lines:
+      if line not in union:
+        union.append(line)
+  common = [line for line in union if all(line in l for l in lines.values())]
+  marks = [10, 11, 5]
+  print(
+      'x: in that request. Quote markers shown as ". Lines in all three:'
+      f' {len(common)}.'
+  )
+  header = f'{"":<50} ' + ' '.join(
+      label.ljust(width)
+      for label, width in zip(('upstream', "'none'", 'fork'), marks)
+  )
+  print(header.rstrip())
+  for line in union:
+    if line in common:
+      continue
+    text = line if len(line) <= 50 else line[:49] + '…'
+    print(
+        f'{text:<50} '
+        + ' '.join(
+            ('x' if line in lines[config] else '.').center(width)
+            for config, width in zip(lines, marks)
+        ).rstrip()
+    )
+  print('\nThe booker answered:')
+  for config, run in runs.items():
+    answer = run.booker_answers[-1]
+    print(textwrap.fill(f'{config}: {answer}', _WIDTH, subsequent_indent='  '))
+
+
+def _user_words_seen(llm_request: Any) -> float:
+  """Share of the user's messages so far that are in the request."""
+  text = '\n'.join(_part_lines(llm_request))
+  return sum(turn in text for turn in _TURNS) / len(_TURNS)
+
+
+def _total_chars(run: _Run) -> int:
+  return sum(
+      _chars(request)
+      for turns in run.requests.values()
+      for turn in turns
+      for request in turn
+  )
+
+
+def _messages_shown(run: _Run, *, internal_only: bool = False) -> int:
+  """Final responses with text that reached the client."""
+  return sum(
+      1
+      for turn in run.shown
+      for shown in turn
+      if shown.text and not (internal_only and shown.user_facing)
+  )
+
+
+def _figures(runs: dict[str, _Run], filtered: _Run) -> None:
+  _rule('4. Figures over the three turns')
+  last_booker_request = {
+      config: run.requests['booker'][-1][-1] for config, run in runs.items()
+  }
+  # A client shows upstream's every final response; the fork's column is its
+  # filter-mode stream.
+  clients = (runs[_UPSTREAM], runs[_NONE], filtered)
+  rows = [
+      ['', *runs],
+      [
+          'characters, all requests',
+          *(f'{_total_chars(run):,}' for run in runs.values()),
+      ],
+      [
+          "booker's request, turn 3",
+          *(f'{_chars(r):,}' for r in last_booker_request.values()),
+      ],
+      [
+          "user's messages in it",
+          *(f'{_user_words_seen(r):.0%}' for r in last_booker_request.values()),
+      ],
+      [
+          'booker kept the party size',
+          *(
+              'yes' if 'for two' in run.booker_answers[-1] else 'no'
+              for run in runs.values()
+          ),
+      ],
+      ['chat messages shown', *(str(_messages_shown(c)) for c in clients)],
+      [
+          '...from internal agents',
+          *(str(_messages_shown(c, internal_only=True)) for c in clients),
+      ],
+  ]
+  _table(rows, [26, 15, 15, 21])
+  print(
+      "fork: the sample's include_sources; its messages: the filter-mode"
+      ' stream.'
+  )
+
+
+async def _main() -> None:
+  os.environ['ADK_SAMPLES_OFFLINE'] = '1'
+  sys.path.insert(0, str(_SAMPLES))
+  from google.adk import fork_info
+
+  if not fork_info.is_fork():
+    sys.exit('This demo needs the fork installed: run scripts/demo.')
+  import warnings
+
+  # 2.13 deprecates SequentialAgent in favour of Workflow; both work.
+  warnings.filterwarnings('ignore', category=DeprecationWarning)
+  print(
+      f'google-adk {fork_info.__version__}: the booking_router sample,'
+      ' offline, 3 turns.\n"upstream" is the same agents with the'
+      " fork's features off, which is\nupstream 2.13.0's behaviour."
+  )
+  runs = {
+      _UPSTREAM: await _run(_UPSTREAM),
+      _NONE: await _run(_NONE),
+      _FORK: await _run(_FORK),
+  }
+  filtered = await _run(_FORK, visibility_mode='filter')
+  _what_the_user_sees(runs[_UPSTREAM], runs[_FORK], filtered)
+  _what_models_received(runs, _token_counter())
+  _differing_lines(runs)
+  _figures(runs, filtered)
+
+
+if __name__ == '__main__':
+  asyncio.run(_main())
