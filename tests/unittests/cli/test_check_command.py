@@ -78,7 +78,9 @@ def test_table_lists_the_error_in_80_columns_and_exits_1(tmp_path):
   lines = result.stdout.splitlines()
   assert lines[0].split() == ['SEVERITY', 'CODE', 'AGENT']
   assert lines[2].split() == ['error', 'ADK-D101', 'booker']
-  assert '{intnet}' in result.stdout and 'Did you mean {intent}?' in result.stdout
+  assert (
+      '{intnet}' in result.stdout and 'Did you mean {intent}?' in result.stdout
+  )
   assert max(len(line) for line in lines) <= 80
   assert lines[-1] == 'router: 1 error, 0 warnings, 0 infos.'
   assert 'loading prints' not in result.stdout
@@ -90,9 +92,9 @@ def test_json_is_the_only_stdout(tmp_path):
   assert result.exit_code == 1
   data = json.loads(result.stdout)
   assert data['agent'] == 'router'
-  assert [(d['severity'], d['code'], d['agent']) for d in data['diagnostics']] == [
-      ('error', 'ADK-D101', 'booker')
-  ]
+  assert [
+      (d['severity'], d['code'], d['agent']) for d in data['diagnostics']
+  ] == [('error', 'ADK-D101', 'booker')]
 
 
 def test_warnings_do_not_fail_unless_strict(tmp_path):

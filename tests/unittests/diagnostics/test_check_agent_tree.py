@@ -124,11 +124,16 @@ class TestMissingStateKey:
     found = _found(root, 'ADK-D101')
     assert {d.severity for d in found} == {Severity.INFO}
     assert {'user:name', 'app:brand'} == {
-        key for key in ('user:name', 'app:brand') for d in found if key in d.message
+        key
+        for key in ('user:name', 'app:brand')
+        for d in found
+        if key in d.message
     }
 
   def test_temp_keys_are_checked_like_plain_keys(self):
-    root = _pipeline(instruction='Use {temp:scratch}.', include_sources=['user'])
+    root = _pipeline(
+        instruction='Use {temp:scratch}.', include_sources=['user']
+    )
     assert _only(root, 'ADK-D101').severity is Severity.ERROR
 
   def test_a_callback_before_the_reader_makes_it_info(self):
@@ -167,9 +172,12 @@ class TestMissingStateKey:
   def test_a_workflow_edge_orders_producer_and_reader(self):
     classifier = _agent('classifier', output_key='intent')
     booker = _agent('booker', 'About {intent}.', include_sources=['user'])
-    assert check_agent_tree(
-        Workflow(name='flow', edges=[(START, classifier, booker)])
-    ) == []
+    assert (
+        check_agent_tree(
+            Workflow(name='flow', edges=[(START, classifier, booker)])
+        )
+        == []
+    )
 
     reversed_flow = Workflow(
         name='flow', edges=[(START, booker.clone(), classifier.clone())]
@@ -224,7 +232,10 @@ class TestInternalReplyUnused:
 
     shown = _agent('researcher', visibility='user')
     root = _composite(
-        SequentialAgent, 'pipeline', shown, _agent('w', include_sources=['user'])
+        SequentialAgent,
+        'pipeline',
+        shown,
+        _agent('w', include_sources=['user']),
     )
     assert _found(root, 'ADK-D102') == []
 
@@ -249,9 +260,7 @@ class TestSameDataTwice:
     assert _found(_pipeline(include_sources=['user', 'self']), 'ADK-D103') == []
 
   def test_naming_the_producer_in_include_sources_fires(self):
-    found = _only(
-        _pipeline(include_sources=['user', 'classifier']), 'ADK-D103'
-    )
+    found = _only(_pipeline(include_sources=['user', 'classifier']), 'ADK-D103')
     assert "include_sources=['user']" in found.hint
 
 
@@ -308,12 +317,15 @@ class TestMissingRouteState:
     classifier = _agent('classifier', output_key='intent')
     return Workflow(
         name='flow',
-        edges=[
-            (START, classifier, reader, {
+        edges=[(
+            START,
+            classifier,
+            reader,
+            {
                 'booking': _agent('booker'),
                 'info': _agent('informer'),
-            })
-        ],
+            },
+        )],
     )
 
   def test_route_reading_an_unproduced_key_is_an_error(self):

@@ -76,7 +76,9 @@ async def _run(root: Any, *messages: str) -> list[tuple[str, str, bool]]:
     async for event in runner.run_async(
         user_id='user',
         session_id=session.id,
-        new_message=types.Content(role='user', parts=[types.Part(text=message)]),
+        new_message=types.Content(
+            role='user', parts=[types.Part(text=message)]
+        ),
     ):
       text = ''.join(p.text or '' for p in event.content.parts or [])
       seen.append((event.author, text, event.is_user_facing))
@@ -101,7 +103,9 @@ async def test_a_problem_is_logged_once_across_invocations(caplog):
   assert "'researcher'" in unused_reply[0].getMessage()
   # The unknown include_sources name is reported once, by its own check.
   unknown = [
-      r for r in _records(caplog, _SOURCES_LOGGER) if 'reseacher' in r.getMessage()
+      r
+      for r in _records(caplog, _SOURCES_LOGGER)
+      if 'reseacher' in r.getMessage()
   ]
   assert len(unknown) == 1
   assert not [r for r in diagnostics if 'ADK-D104' in r.getMessage()]

@@ -22,7 +22,9 @@ import pathlib
 from click.testing import CliRunner
 from google.adk.cli.cli_tools_click import main
 
-_SAMPLES = pathlib.Path(__file__).resolve().parents[3] / 'contributing' / 'samples'
+_SAMPLES = (
+    pathlib.Path(__file__).resolve().parents[3] / 'contributing' / 'samples'
+)
 _NAMED_SAMPLES = {'booking_router', 'drafting_loop', 'booking_workflow'}
 
 

@@ -88,15 +88,14 @@ def cli_check(
     adk check path/to/my_agent
     adk check --format json path/to/my_agent
   """
-  from ..diagnostics import CODES
   from ..diagnostics import check_agent_tree
+  from ..diagnostics import CODES
   from ..diagnostics import Severity
 
   unknown = sorted(set(ignored_codes) - set(CODES))
   if unknown:
     raise click.BadParameter(
-        f'unknown code {", ".join(unknown)}; the codes are'
-        f' {", ".join(CODES)}.',
+        f'unknown code {", ".join(unknown)}; the codes are {", ".join(CODES)}.',
         param_hint='--ignore',
     )
   root = _load_root(agent)

@@ -25,10 +25,10 @@ import difflib
 from typing import Any
 from typing import Iterator
 
+from . import _diagnostic as d
 from ..agents import _visibility
 from ..agents._include_sources import find_unknown_include_sources
 from ..workflow._base_node import BaseNode
-from . import _diagnostic as d
 from ._diagnostic import Diagnostic
 from ._diagnostic import Severity
 from ._state_flow import follow

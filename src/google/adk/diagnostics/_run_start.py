@@ -28,8 +28,8 @@ import logging
 from typing import Any
 import weakref
 
-from ..agents._include_sources import warn_unknown_include_sources
 from . import _diagnostic
+from ..agents._include_sources import warn_unknown_include_sources
 from ._diagnostic import Diagnostic
 from ._diagnostic import Severity
 

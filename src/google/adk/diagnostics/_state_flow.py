@@ -178,7 +178,9 @@ def _meet(flows: Iterable[Flow], *, all_run: bool = False) -> Flow:
     return Flow()
   certain = [f.certain for f in flows]
   return Flow(
-      frozenset.union(*certain) if all_run else frozenset.intersection(*certain),
+      frozenset.union(*certain)
+      if all_run
+      else frozenset.intersection(*certain),
       frozenset.union(*(f.producers for f in flows)),
       frozenset.union(*(f.opaque for f in flows)),
       frozenset.union(*(f.ran for f in flows)),
