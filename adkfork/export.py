@@ -26,11 +26,42 @@ def _patch_commits(folder: pathlib.Path) -> dict[str, str]:
 
 def _base(pr: queue.PullRequest) -> str:
   if len(pr.depends_on) > 1:
-    raise ForkBuildError(
-        f'PR {pr.id!r} depends on {", ".join(pr.depends_on)}: a PR can be'
-        ' stacked on one other PR only.'
-    )
+    return f'base/{pr.id}'
   return f'pr/{pr.depends_on[0]}' if pr.depends_on else workspace.UPSTREAM_TAG
+
+
+def _prepare_base(
+    project: Project, folder: pathlib.Path, pr: queue.PullRequest
+) -> None:
+  """Builds the base of a PR stacked on several PRs: all of them, in order.
+
+  The first dependency's branch, plus the commits of each further dependency
+  that it does not already hold (a shared ancestor PR is applied once).
+  """
+  if len(pr.depends_on) <= 1:
+    return
+  first, *others = pr.depends_on
+  git.run(folder, 'checkout', '-q', '-B', _base(pr), f'pr/{first}')
+  for dependency in others:
+    missing = git.run(
+        folder, 'rev-list', '--reverse', f'{_base(pr)}..pr/{dependency}'
+    ).split()
+    for commit in missing:
+      git.run(
+          folder,
+          'cherry-pick',
+          '--allow-empty',
+          commit,
+          check=False,
+          env=git.contributor_identity(project.root),
+      )
+      if git.run(folder, 'diff', '--name-only', '--diff-filter=U').strip():
+        git.run(folder, 'cherry-pick', '--abort', check=False)
+        raise ForkBuildError(
+            f'PR {pr.id!r}: the PRs it depends on ({", ".join(pr.depends_on)})'
+            f' do not apply together: {dependency!r} conflicts with the ones'
+            ' before it. Make them independent.'
+        )
 
 
 def _export_one(
@@ -41,8 +72,10 @@ def _export_one(
 ) -> str:
   """Builds the PR as one commit on its base; returns it as a mailbox patch.
 
-  The base is pristine upstream, or the PR it depends on (a stacked PR).
+  The base is pristine upstream, the PR it depends on (a stacked PR), or all
+  the PRs it depends on, applied in the order `depends-on` lists them.
   """
+  _prepare_base(project, folder, pr)
   git.run(folder, 'checkout', '-q', '-B', f'pr/{pr.id}', _base(pr))
   for name in pr.patches:
     git.run(folder, 'cherry-pick', '--no-commit', commits[name], check=False)

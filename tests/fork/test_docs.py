@@ -33,3 +33,13 @@ def test_patch_queue_doc_lists_every_patch_with_its_pr_and_status():
       assert depends_on.replace('`', '').split(', ') == (
           pr.get('depends-on') or ['']
       ), patch
+
+
+def test_diagnostics_doc_has_an_entry_per_code():
+  from google.adk.diagnostics import CODES
+
+  text = (REPO / 'docs' / 'diagnostics.md').read_text()
+
+  assert CODES
+  for code in CODES:
+    assert f'## {code}' in text, code

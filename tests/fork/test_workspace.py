@@ -202,3 +202,21 @@ def test_stacked_pr_applies_on_top_of_the_pr_it_depends_on(repo_copy, tmp_path):
   assert (
       upstream_repo / 'src/google/adk/events/_visibility_filter.py'
   ).is_file()
+
+
+def test_pr_stacked_on_several_prs_applies_after_all_of_them(
+    repo_copy, tmp_path
+):
+  project = project_lib.load_project(repo_copy)
+
+  written = {p.name: p for p in export.export(project, tmp_path / 'prs')}
+
+  upstream_repo = _pristine_upstream_repo(project, tmp_path / 'adk-python')
+  # A PR with two dependencies is sent after both: the three apply as a
+  # series, and the stacked one would not apply to either dependency alone.
+  for suffix in ('-include-sources', '-visibility', '-diagnostics'):
+    name = next(n for n in written if n.endswith(f'{suffix}.patch'))
+    git.run(
+        upstream_repo, 'am', '-q', str(written[name]), env=git.TOOL_IDENTITY
+    )
+  assert (upstream_repo / 'src/google/adk/diagnostics/_checks.py').is_file()

@@ -39,6 +39,7 @@ changed after it first ran is not checked again.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import logging
 from typing import Any
@@ -134,19 +135,39 @@ def _already_checked(root: BaseNode) -> bool:
   return False
 
 
-def warn_unknown_include_sources(root: BaseNode | None) -> None:
-  """Warns about ``include_sources`` names that match nothing in a tree.
+@dataclasses.dataclass(frozen=True)
+class UnknownIncludeSource:
+  """An ``include_sources`` entry that names nothing in the agent tree."""
+
+  agent_name: str
+  """The agent whose ``include_sources`` lists the name."""
+  name: str
+  """The entry that matches no reserved name and no node of the tree."""
+  suggestion: str
+  """A sentence naming the closest known name, or listing the known names."""
+
+  def describe(self, root_name: str) -> str:
+    """Returns what the entry does at run time, in plain words."""
+    return (
+        f'Agent {self.agent_name!r} lists {self.name!r} in include_sources,'
+        f' but no agent named {self.name!r} runs in the tree rooted at'
+        f' {root_name!r}, so that entry never matches a message.'
+    )
+
+
+def find_unknown_include_sources(root: BaseNode) -> list[UnknownIncludeSource]:
+  """Finds the ``include_sources`` names that match nothing in a tree.
 
   A name that is neither reserved nor the name of a node in the tree can never
   match an event's author, so the agent silently sees less than its author
-  intended. Each unknown name is reported once per (root, agent) pair, with
-  the closest known name as a suggestion.
+  intended.
 
   Args:
-    root: The root of the agent tree about to run. None is ignored.
+    root: The root of the agent tree.
+
+  Returns:
+    One entry per (agent, unknown name), in tree and list order.
   """
-  if root is None or _already_checked(root):
-    return
   nodes = list(_walk_static_nodes(root))
   configured = [
       (node, sources)
@@ -154,24 +175,38 @@ def warn_unknown_include_sources(root: BaseNode | None) -> None:
       if (sources := getattr(node, 'include_sources', None))
   ]
   if not configured:
-    return
+    return []
   node_names = {node.name for node in nodes if getattr(node, 'name', None)}
   known_names = sorted(node_names | RESERVED_SOURCE_NAMES)
+  unknown = []
   for node, sources in configured:
     for name in dict.fromkeys(sources):
       if name in RESERVED_SOURCE_NAMES or name in node_names:
         continue
-      key = (root.name, node.name, name)
-      if key in _reported_unknown_sources:
-        continue
-      _reported_unknown_sources.add(key)
-      logger.warning(
-          'Agent %r lists %r in include_sources, but no agent named %r runs'
-          ' in the tree rooted at %r, so that entry never matches a'
-          ' message.%s',
-          node.name,
-          name,
-          name,
-          root.name,
-          _did_you_mean(name, known_names),
+      unknown.append(
+          UnknownIncludeSource(
+              agent_name=node.name,
+              name=name,
+              suggestion=_did_you_mean(name, known_names).strip(),
+          )
       )
+  return unknown
+
+
+def warn_unknown_include_sources(root: BaseNode | None) -> None:
+  """Warns about ``include_sources`` names that match nothing in a tree.
+
+  Each unknown name is reported once per (root, agent) pair, with the closest
+  known name as a suggestion.
+
+  Args:
+    root: The root of the agent tree about to run. None is ignored.
+  """
+  if root is None or _already_checked(root):
+    return
+  for entry in find_unknown_include_sources(root):
+    key = (root.name, entry.agent_name, entry.name)
+    if key in _reported_unknown_sources:
+      continue
+    _reported_unknown_sources.add(key)
+    logger.warning('%s %s', entry.describe(root.name), entry.suggestion)

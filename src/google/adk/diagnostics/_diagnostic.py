@@ -1,0 +1,94 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The finding a diagnostic check reports, and its severities and codes."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any
+from typing import Final
+
+
+class Severity(str, enum.Enum):
+  """How sure a check is that something goes wrong at run time."""
+
+  ERROR = 'error'
+  """The run fails as configured unless the application works around it."""
+  WARNING = 'warning'
+  """The tree very likely does not behave as its author intended."""
+  INFO = 'info'
+  """Worth knowing; the check cannot tell whether it is intended."""
+
+  @property
+  def rank(self) -> int:
+    """Sorts errors first, then warnings, then infos."""
+    return _RANKS[self]
+
+
+_RANKS: Final = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+
+MISSING_STATE_KEY: Final = 'ADK-D101'
+"""An instruction reads ``{key}`` that nothing before it produces."""
+INTERNAL_REPLY_UNUSED: Final = 'ADK-D102'
+"""An internal agent's reply reaches nobody through state."""
+SAME_DATA_TWICE: Final = 'ADK-D103'
+"""An agent receives a peer's reply through state and through history."""
+UNKNOWN_INCLUDE_SOURCE: Final = 'ADK-D104'
+"""An ``include_sources`` entry names nothing in the tree."""
+NO_USER_FACING_AGENT: Final = 'ADK-D105'
+"""No agent in the tree speaks to the user."""
+MISSING_ROUTE_STATE: Final = 'ADK-D106'
+"""A workflow node reads a state key nothing before it produces."""
+
+CODES: Final[tuple[str, ...]] = (
+    MISSING_STATE_KEY,
+    INTERNAL_REPLY_UNUSED,
+    SAME_DATA_TWICE,
+    UNKNOWN_INCLUDE_SOURCE,
+    NO_USER_FACING_AGENT,
+    MISSING_ROUTE_STATE,
+)
+"""Every code a check can report. Codes are stable: a code keeps its meaning
+and is never reused; docs/diagnostics.md has one entry per code."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Diagnostic:
+  """One finding about an agent tree, stated in terms of what will happen.
+
+  Attributes:
+    severity: How sure the check is that this is a mistake.
+    code: The stable code of the check, such as ``'ADK-D101'``.
+    agent: The name of the agent or workflow node the finding is about.
+    message: What will happen at run time, in plain words.
+    hint: How to fix it.
+  """
+
+  severity: Severity
+  code: str
+  agent: str
+  message: str
+  hint: str
+
+  def to_dict(self) -> dict[str, Any]:
+    """Returns the diagnostic as JSON-ready data."""
+    return {
+        'severity': self.severity.value,
+        'code': self.code,
+        'agent': self.agent,
+        'message': self.message,
+        'hint': self.hint,
+    }
