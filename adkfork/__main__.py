@@ -8,7 +8,9 @@ format       Format our files with upstream's pyink and isort settings.
 lint         Check formatting of our files and of the queue's hunks.
 upstream     Print the path of the verified upstream wheel.
 upstream-venv
-             Print the python of a venv with pristine upstream (made once).
+             Print the python of .venv-upstream-<version>/, pristine upstream
+             with this interpreter's dependency versions (made once), or
+             $ADK_UPSTREAM_PYTHON.
 """
 
 from __future__ import annotations
@@ -97,7 +99,7 @@ def _run(args: argparse.Namespace) -> int:
   elif args.command == 'upstream':
     print(upstream.upstream_wheel(project))
   elif args.command == 'upstream-venv':
-    print(upstream.upstream_venv(project))
+    print(upstream.upstream_python(project))
   return 0
 
 

@@ -35,12 +35,39 @@ def _tool(name: str) -> list[str]:
 
 
 def own_files(project: Project) -> list[pathlib.Path]:
-  files = []
-  for folder in OWN_FOLDERS:
-    for path in sorted((project.root / folder).rglob('*.py')):
-      if '__pycache__' not in path.parts:
-        files.append(path)
-  return files
+  """Our Python files: not in hidden folders, not what git ignores.
+
+  Virtual environments, benchmark outputs and caches may sit inside our
+  folders; reformatting them would rewrite installed packages.
+  """
+
+  def ours(relative: tuple[str, ...]) -> bool:
+    return '__pycache__' not in relative and not any(
+        part.startswith('.') for part in relative
+    )
+
+  listed = subprocess.run(
+      ['git', 'ls-files', '--cached', '--others', '--exclude-standard', '-z']
+      + list(OWN_FOLDERS),
+      cwd=project.root,
+      capture_output=True,
+      text=True,
+  )
+  if listed.returncode == 0:
+    return [
+        project.root / name
+        for name in sorted(listed.stdout.split('\0'))
+        if name.endswith('.py')
+        and ours(pathlib.PurePosixPath(name).parts)
+        and (project.root / name).is_file()
+    ]
+  # Not a git checkout (an sdist, a copy).
+  return [
+      path
+      for folder in OWN_FOLDERS
+      for path in sorted((project.root / folder).rglob('*.py'))
+      if ours(path.relative_to(project.root).parts)
+  ]
 
 
 def _format_commands(project: Project, check: bool) -> list[list[str]]:

@@ -167,6 +167,7 @@ def read_upstream(wheel: pathlib.Path) -> dict[str, bytes]:
     }
 
 
+UPSTREAM_PYTHON_ENV_VAR = 'ADK_UPSTREAM_PYTHON'
 _VENV_MARKER = 'adkfork-upstream.sha256'
 
 
@@ -176,17 +177,73 @@ def _venv_python(venv: pathlib.Path) -> pathlib.Path:
   return venv / 'bin' / 'python'
 
 
-def upstream_venv(project: Project) -> pathlib.Path:
+def _dependency_pins(python: str) -> str:
+  """``name==version`` for what ``python``'s environment has, but google-adk.
+
+  Local versions (``+...``) are left out: the index does not have them.
+  """
+  listed = subprocess.run(
+      [
+          python,
+          '-c',
+          (
+              'import importlib.metadata as m\n'
+              'for d in m.distributions():\n'
+              '  print(d.metadata["Name"], d.version)'
+          ),
+      ],
+      capture_output=True,
+      text=True,
+      check=True,
+  ).stdout.split('\n')
+  pins = set()
+  for line in listed:
+    name, _, version = line.partition(' ')
+    if (
+        name
+        and name.lower() not in ('google-adk', 'pip')
+        and '+' not in version
+    ):
+      pins.add(f'{name}=={version}')
+  return ''.join(f'{pin}\n' for pin in sorted(pins))
+
+
+def _pip_install(python: pathlib.Path, *args: str) -> str | None:
+  """Runs pip install; returns the tail of its output on failure."""
+  result = subprocess.run(
+      [
+          str(python),
+          '-m',
+          'pip',
+          'install',
+          '--quiet',
+          '--disable-pip-version-check',
+          *args,
+      ],
+      capture_output=True,
+      text=True,
+  )
+  if result.returncode == 0:
+    return None
+  return '\n'.join((result.stderr or result.stdout).splitlines()[-5:])
+
+
+def upstream_venv(
+    project: Project, *, dependencies_of: str | None = None
+) -> pathlib.Path:
   """Returns the python of a virtual environment with pristine upstream.
 
-  The environment lives in the cache next to the wheel and holds the verified
-  upstream wheel (with its dependencies from the configured index), so
-  benchmarks and cross-version tests compare the fork with exactly the release
-  it patches. It is made on first use and reused while its marker names the
-  pinned sha256.
+  Benchmarks and cross-version tests compare the fork with exactly the
+  release it patches: the environment, ``.venv-upstream-<version>/`` at the
+  top of the repository, holds the verified upstream wheel. It is made on
+  first use and reused while its marker names the pinned sha256.
 
   Args:
     project: The project settings with the pin.
+    dependencies_of: An interpreter (normally the fork's) whose installed
+      dependency versions upstream's dependencies are pinned to, so that only
+      google-adk differs between the two. If those pins cannot be installed,
+      the dependencies are resolved afresh.
 
   Returns:
     The path of the environment's python interpreter.
@@ -194,7 +251,7 @@ def upstream_venv(project: Project) -> pathlib.Path:
   Raises:
     ForkBuildError: If the wheel cannot be had or the install fails.
   """
-  venv = _cache_dir() / f'upstream-venv-{project.upstream_version}'
+  venv = project.root / f'.venv-upstream-{project.upstream_version}'
   python = _venv_python(venv)
   marker = venv / _VENV_MARKER
   if (
@@ -204,25 +261,58 @@ def upstream_venv(project: Project) -> pathlib.Path:
   ):
     return python
   wheel = upstream_wheel(project)
-  steps = (
-      [sys.executable, '-m', 'venv', '--clear', str(venv)],
-      [
-          str(python),
-          '-m',
-          'pip',
-          'install',
-          '--quiet',
-          '--disable-pip-version-check',
-          str(wheel),
-      ],
+  print(
+      f'making {venv.name}/ with pristine google-adk'
+      f' {project.upstream_version} (once)',
+      file=sys.stderr,
   )
-  for command in steps:
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-      tail = '\n'.join((result.stderr or result.stdout).splitlines()[-5:])
-      raise ForkBuildError(
-          f'Could not set up pristine google-adk {project.upstream_version}'
-          f' in {venv}:\n{tail}'
-      )
+  result = subprocess.run(
+      [sys.executable, '-m', 'venv', '--clear', str(venv)],
+      capture_output=True,
+      text=True,
+  )
+  failure = result.stderr if result.returncode else None
+  if failure is None and dependencies_of:
+    with tempfile.TemporaryDirectory() as tmp:
+      constraints = pathlib.Path(tmp) / 'constraints.txt'
+      constraints.write_text(_dependency_pins(dependencies_of))
+      failure = _pip_install(python, str(wheel), '-c', str(constraints))
+    if failure is not None:
+      failure = _pip_install(python, str(wheel))
+  elif failure is None:
+    failure = _pip_install(python, str(wheel))
+  if failure is not None:
+    raise ForkBuildError(
+        f'Could not set up pristine google-adk {project.upstream_version}'
+        f' in {venv}:\n{failure}'
+    )
   marker.write_text(project.upstream_sha256 + '\n')
   return python
+
+
+def upstream_python(project: Project) -> str:
+  """The interpreter to compare the fork with: pristine upstream.
+
+  ``ADK_UPSTREAM_PYTHON`` names one explicitly; otherwise it is the
+  environment ``upstream_venv`` makes, with dependencies pinned to those of
+  the interpreter running this code.
+
+  Args:
+    project: The project settings with the pin.
+
+  Returns:
+    The path of a python interpreter that imports pristine upstream.
+
+  Raises:
+    ForkBuildError: If ``ADK_UPSTREAM_PYTHON`` is not an interpreter, or the
+      environment cannot be made.
+  """
+  configured = os.environ.get(UPSTREAM_PYTHON_ENV_VAR)
+  if configured:
+    if not os.access(configured, os.X_OK):
+      raise ForkBuildError(
+          f'{UPSTREAM_PYTHON_ENV_VAR}={configured} is not an executable'
+          ' python interpreter; unset it to have one made.'
+      )
+    return configured
+  return str(upstream_venv(project, dependencies_of=sys.executable))

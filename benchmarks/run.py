@@ -1,0 +1,506 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Benchmarks the fork side by side with pristine upstream google-adk 2.13.0.
+
+Run with the fork's interpreter::
+
+  .venv/bin/python benchmarks/run.py            # full run, a few minutes
+  .venv/bin/python benchmarks/run.py --smoke    # CI: tiny sizes, one round
+
+The fork is the google.adk this interpreter imports. Upstream is the
+pinned, hash-checked upstream wheel, installed once into
+``.venv-upstream-2.13.0/`` at the top of the repository with the same
+dependency versions as this interpreter (``python -m adkfork upstream-venv``;
+or set ``ADK_UPSTREAM_PYTHON`` to an interpreter that has it). Each round
+runs ``worker.py`` under both
+interpreters, alternating which goes first (ABBA), and the report gives
+medians across rounds and fork/upstream ratios. Outputs go to
+``benchmarks/results/``: ``results.json`` (every round's raw figures),
+``results.md`` (the table printed here) and ``request_size.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+_HERE = pathlib.Path(__file__).resolve().parent
+_REPO = _HERE.parent
+if str(_REPO) not in sys.path:
+  # The repository's own tooling makes the upstream environment.
+  sys.path.insert(0, str(_REPO))
+
+from adkfork import project as project_lib  # noqa: E402
+from adkfork import upstream  # noqa: E402
+from adkfork.errors import ForkBuildError  # noqa: E402
+
+_WORKER = _HERE / 'worker.py'
+_UPSTREAM_VERSION = '2.13.0'
+# At the top of the repository, beside .venv: under benchmarks/ the
+# formatter (`python -m adkfork format`) would walk into it.
+_BENCH_REQUIREMENTS = _REPO / 'requirements' / 'bench.txt'
+_DEFAULT_OUT = _HERE / 'results'
+_PIPELINE = ('intake', 'researcher', 'planner', 'writer')
+_CONFIG_LABELS = {
+    'default': 'upstream default',
+    'none': "upstream include_contents='none'",
+    'include_sources': "fork include_sources=['user','self']",
+}
+_SHORT_LABELS = {
+    'default': 'upstream default',
+    'none': "upstream 'none'",
+    'include_sources': "fork ['user','self']",
+}
+
+_FULL = {
+    'events': [1_000, 5_000, 10_000],
+    'repeats': 3,
+    'turns': 20,
+    'throughput_turns': 40,
+    'rounds': 6,
+}
+_SMOKE = {
+    'events': [100, 300],
+    'repeats': 1,
+    'turns': 3,
+    'throughput_turns': 4,
+    'rounds': 1,
+}
+
+
+class _BenchmarkError(Exception):
+  """A problem the user must fix; the message says how."""
+
+
+def _pip(python: str, *args: str) -> None:
+  command = [python, '-m', 'pip', 'install', '--quiet', *args]
+  result = subprocess.run(command, capture_output=True, text=True)
+  if result.returncode != 0:
+    raise _BenchmarkError(
+        f'`{" ".join(command)}` failed:\n{result.stdout}{result.stderr}'
+    )
+
+
+def _ensure_matplotlib() -> None:
+  """Installs requirements/bench.txt into this venv if matplotlib is missing."""
+  try:
+    import matplotlib  # pylint: disable=unused-import
+  except ImportError:
+    if sys.prefix == sys.base_prefix:
+      raise _BenchmarkError(
+          'matplotlib is missing: run `python -m pip install -r'
+          f' {_BENCH_REQUIREMENTS}` for {sys.executable}.'
+      ) from None
+    print(f'installing {_BENCH_REQUIREMENTS.name} into {sys.prefix}')
+    _pip(sys.executable, '-r', str(_BENCH_REQUIREMENTS))
+
+
+def _upstream_python() -> str:
+  """The interpreter with pristine upstream; its venv is made the first time."""
+  try:
+    return upstream.upstream_python(project_lib.load_project(_REPO))
+  except ForkBuildError as error:
+    raise _BenchmarkError(str(error)) from None
+
+
+def _run_worker(
+    python: str, args: list[str], pin: str | None
+) -> dict[str, Any]:
+  command = [python, str(_WORKER), *args]
+  if pin:
+    command = ['taskset', '-c', pin, *command]
+  # Neither interpreter may pick up the other's sources through PYTHONPATH.
+  env = {k: v for k, v in os.environ.items() if k != 'PYTHONPATH'}
+  result = subprocess.run(
+      command, capture_output=True, text=True, env=env, cwd=_HERE
+  )
+  if result.returncode != 0:
+    raise _BenchmarkError(
+        f'the worker failed under {python}:\n{result.stderr[-4000:]}'
+    )
+  return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def _check_sides(fork: dict[str, Any], upstream: dict[str, Any]) -> None:
+  """Makes sure the two interpreters import the fork and upstream."""
+  problems = []
+  if not (fork['has_fork_info'] and fork['is_fork']):
+    problems.append(
+        f'{fork["python"]} imports google-adk {fork["adk_version"]} from'
+        f' {fork["adk_file"]}, which is not the fork (google.adk.fork_info is'
+        " missing or says upstream). Run this script with the fork's"
+        ' interpreter, e.g. .venv/bin/python.'
+    )
+  elif not fork['supports_include_sources']:
+    problems.append(
+        f'the fork at {fork["adk_file"]} has no LlmAgent.include_sources.'
+    )
+  if upstream['has_fork_info'] or upstream['adk_version'] != _UPSTREAM_VERSION:
+    problems.append(
+        f'{upstream["python"]} imports google-adk'
+        f' {upstream["adk_version"]} from {upstream["adk_file"]}, not'
+        f' pristine upstream {_UPSTREAM_VERSION}. Delete'
+        f' .venv-upstream-{_UPSTREAM_VERSION}/ (or fix ADK_UPSTREAM_PYTHON)'
+        ' and run again.'
+    )
+  if problems:
+    raise _BenchmarkError('\n'.join(problems))
+
+
+def _ratios(
+    fork: list[float], upstream: list[float], best=min
+) -> dict[str, float]:
+  """Fork/upstream: of the medians, median of per-round, of the fastest."""
+  return {
+      'upstream_median': statistics.median(upstream),
+      'fork_median': statistics.median(fork),
+      'ratio_of_medians': statistics.median(fork) / statistics.median(upstream),
+      'median_of_round_ratios': statistics.median(
+          f / u for f, u in zip(fork, upstream)
+      ),
+      'fastest_ratio': best(fork) / best(upstream),
+  }
+
+
+def _summarise(
+    runs: dict[str, list[dict[str, Any]]], settings: dict[str, Any]
+) -> dict[str, Any]:
+  up_runs, fork_runs = runs['upstream'], runs['fork']
+  summary: dict[str, Any] = {'get_contents': {}, 'digests_identical': {}}
+  for size in settings['events']:
+    key = str(size)
+    up_ms = [r['get_contents'][key]['unfiltered']['median_ms'] for r in up_runs]
+    up_best = [r['get_contents'][key]['unfiltered']['best_ms'] for r in up_runs]
+    rows = {}
+    for variant in ('unfiltered', 'user_self'):
+      figures = [r['get_contents'][key][variant] for r in fork_runs]
+      rows[variant] = _ratios([f['median_ms'] for f in figures], up_ms)
+      rows[variant]['fastest_ratio'] = min(f['best_ms'] for f in figures) / min(
+          up_best
+      )
+    summary['get_contents'][key] = rows
+    digests = {
+        side: {r['get_contents'][key]['unfiltered']['digest'] for r in rs}
+        for side, rs in runs.items()
+    }
+    summary['digests_identical'][key] = (
+        len(digests['fork']) == 1 and digests['fork'] == digests['upstream']
+    )
+
+  # Request sizes are deterministic: every round must agree with the first.
+  sizes = {
+      'default': up_runs[0]['request_size']['default'],
+      'none': up_runs[0]['request_size']['none'],
+      'include_sources': fork_runs[0]['request_size']['include_sources'],
+  }
+  summary['request_size'] = sizes
+  summary['request_size_deterministic'] = all(
+      r['request_size'][c] == fork_runs[0]['request_size'][c]
+      for r in fork_runs
+      for c in r['request_size']
+  ) and all(r['request_size'] == up_runs[0]['request_size'] for r in up_runs)
+  summary['fork_default_requests_identical'] = all(
+      fork_runs[0]['request_size'][c] == sizes[c] for c in ('default', 'none')
+  )
+
+  up_tp = [r['throughput']['default'] for r in up_runs]
+  summary['throughput'] = {}
+  for config in ('default', 'include_sources'):
+    fork_tp = [r['throughput'][config] for r in fork_runs]
+    rows = _ratios(
+        [t['turns_per_s'] for t in fork_tp],
+        [t['turns_per_s'] for t in up_tp],
+        best=max,
+    )
+    rows['cpu_ratio_of_medians'] = statistics.median(
+        t['cpu_s'] for t in fork_tp
+    ) / statistics.median(t['cpu_s'] for t in up_tp)
+    summary['throughput'][config] = rows
+  return summary
+
+
+def _number(value: float) -> str:
+  return f'{value:,.0f}' if value >= 1_000 else f'{value:.2f}'
+
+
+def _table(
+    summary: dict[str, Any],
+    settings: dict[str, Any],
+    about: dict[str, Any],
+    wall_s: float,
+) -> str:
+  """The report, readable in 80 columns."""
+  turns = settings['turns']
+  lines = [
+      (
+          f'fork {about["fork"]["adk_version"]} vs upstream'
+          f' {about["upstream"]["adk_version"]}, Python'
+          f' {about["fork"]["python_version"]}'
+      ),
+      (
+          f'{settings["rounds"]} round(s) per side, alternating (ABBA); wall'
+          f' time {wall_s:.0f} s; medians across rounds'
+      ),
+      '',
+      "_get_contents, ms (agent 'writer')            fork/upstream",
+      (
+          f'{"events":>6}  {"variant":<15} {"upstream":>9} {"fork":>9}'
+          f' {"medians":>8} {"per-round":>9} {"fastest":>8}'
+      ),
+  ]
+  for size, rows in summary['get_contents'].items():
+    for variant, label in (
+        ('unfiltered', 'unfiltered'),
+        ('user_self', "['user','self']"),
+    ):
+      row = rows[variant]
+      upstream = (
+          _number(row['upstream_median']) if variant == 'unfiltered' else '-'
+      )
+      lines.append(
+          f'{int(size):>6,}  {label:<15} {upstream:>9}'
+          f' {_number(row["fork_median"]):>9}'
+          f' {row["ratio_of_medians"]:>8.3f}'
+          f' {row["median_of_round_ratios"]:>9.3f}'
+          f' {row["fastest_ratio"]:>8.3f}'
+      )
+  same = all(summary['digests_identical'].values())
+  lines += [
+      "Filtered rows are compared with upstream's unfiltered call.",
+      (
+          'Unfiltered output identical to upstream (digest):'
+          f' {"yes" if same else "NO"}'
+      ),
+      '',
+      (
+          f'Request at turn {turns}: characters of llm_request.contents; user'
+          ' text = share'
+      ),
+      (
+          'of all the user typed so far found in the request; current = this'
+          " turn's"
+      ),
+      'user message present.',
+      (
+          f'{"agent":<11} {"configuration":<21} {"chars":>9} {"vs default":>10}'
+          f' {"user text":>9}  {"current":<7}'
+      ),
+  ]
+  sizes = summary['request_size']
+  for agent in _PIPELINE:
+    baseline = sizes['default'][agent]['chars'][-1]
+    for index, config in enumerate(('default', 'none', 'include_sources')):
+      figures = sizes[config][agent]
+      chars = figures['chars'][-1]
+      lines.append(
+          f'{agent if index == 0 else "":<11} {_SHORT_LABELS[config]:<21}'
+          f' {chars:>9,} {chars / baseline:>10.3f}'
+          f' {figures["user_text_kept"][-1]:>9.0%}'
+          f'  {"yes" if figures["current_message_present"][-1] else "NO":<7}'
+      )
+  totals = {
+      config: sum(sum(sizes[config][a]['chars']) for a in _PIPELINE)
+      for config in sizes
+  }
+  lines.append(f'all 4 agents, turns 1-{turns}, characters sent:')
+  for config, total in totals.items():
+    lines.append(
+        f'{"":<11} {_SHORT_LABELS[config]:<21} {total:>9,}'
+        f' {total / totals["default"]:>10.3f}'
+    )
+  lines.append(
+      "Fork with default settings sends upstream's requests exactly:"
+      f' {"yes" if summary["fork_default_requests_identical"] else "NO"}'
+  )
+  lines += [
+      '',
+      (
+          f'Runner throughput, 4-agent pipeline, {settings["throughput_turns"]}'
+          ' turns, zero-latency model'
+      ),
+      'turns/s; ratios fork/upstream default (>1: fork faster; CPU <1: less)',
+      (
+          f'{"fork configuration":<18} {"upstream":>8} {"fork":>7}'
+          f' {"medians":>8} {"per-round":>9} {"fastest":>8} {"CPU s":>6}'
+      ),
+  ]
+  for config, label in (
+      ('default', 'default'),
+      ('include_sources', "['user','self']"),
+  ):
+    row = summary['throughput'][config]
+    lines.append(
+        f'{label:<18} {row["upstream_median"]:>8.1f}'
+        f' {row["fork_median"]:>7.1f} {row["ratio_of_medians"]:>8.3f}'
+        f' {row["median_of_round_ratios"]:>9.3f}'
+        f' {row["fastest_ratio"]:>8.3f}'
+        f' {row["cpu_ratio_of_medians"]:>6.3f}'
+    )
+  return '\n'.join(line.rstrip() for line in lines)
+
+
+def _plot(summary: dict[str, Any], path: pathlib.Path) -> None:
+  """Request size against turn, one panel per agent."""
+  import matplotlib
+
+  matplotlib.use('Agg')
+  from matplotlib import pyplot
+
+  sizes = summary['request_size']
+  figure, axes = pyplot.subplots(
+      2, 2, figsize=(10, 7), sharex=True, sharey=True
+  )
+  styles = {
+      'default': {'color': 'tab:red', 'marker': 'o'},
+      'none': {'color': 'tab:gray', 'marker': 's'},
+      'include_sources': {'color': 'tab:blue', 'marker': '^'},
+  }
+  for axis, agent in zip(axes.flat, _PIPELINE):
+    for config, style in styles.items():
+      chars = sizes[config][agent]['chars']
+      axis.plot(
+          range(1, len(chars) + 1),
+          chars,
+          label=_CONFIG_LABELS[config],
+          markersize=3,
+          **style,
+      )
+    axis.set_title(f'{agent} (agent {_PIPELINE.index(agent) + 1} of 4)')
+    axis.grid(alpha=0.3)
+    axis.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    axis.yaxis.set_major_formatter(
+        matplotlib.ticker.FuncFormatter(lambda value, _: f'{value:,.0f}')
+    )
+  for axis in axes[1]:
+    axis.set_xlabel('turn')
+  for axis in axes[:, 0]:
+    axis.set_ylabel('request size (characters of contents)')
+  handles, labels = axes[0][0].get_legend_handles_labels()
+  figure.legend(handles, labels, loc='lower center', ncol=3, frameon=False)
+  figure.suptitle(
+      'Request size per agent per turn, 4-agent SequentialAgent pipeline'
+  )
+  figure.tight_layout(rect=(0, 0.05, 1, 1))
+  figure.savefig(path, dpi=110)
+  pyplot.close(figure)
+
+
+def _worker_args(settings: dict[str, Any]) -> list[str]:
+  return [
+      '--events',
+      ','.join(map(str, settings['events'])),
+      '--repeats',
+      str(settings['repeats']),
+      '--turns',
+      str(settings['turns']),
+      '--throughput-turns',
+      str(settings['throughput_turns']),
+  ]
+
+
+def run(args: argparse.Namespace) -> None:
+  """Runs the rounds and writes the outputs."""
+  started = time.perf_counter()
+  settings = dict(_SMOKE if args.smoke else _FULL)
+  if args.rounds:
+    settings['rounds'] = args.rounds
+  _ensure_matplotlib()
+  pythons = {'upstream': _upstream_python(), 'fork': sys.executable}
+  about = {
+      side: _run_worker(python, ['--info'], args.pin)
+      for side, python in pythons.items()
+  }
+  _check_sides(about['fork'], about['upstream'])
+
+  runs: dict[str, list[dict[str, Any]]] = {'upstream': [], 'fork': []}
+  worker_args = _worker_args(settings)
+  for index in range(settings['rounds']):
+    order = ['upstream', 'fork'] if index % 2 == 0 else ['fork', 'upstream']
+    for side in order:
+      round_started = time.perf_counter()
+      runs[side].append(_run_worker(pythons[side], worker_args, args.pin))
+      print(
+          f'round {index + 1}/{settings["rounds"]} {side}:'
+          f' {time.perf_counter() - round_started:.1f} s',
+          file=sys.stderr,
+      )
+
+  summary = _summarise(runs, settings)
+  wall_s = time.perf_counter() - started
+  table = _table(summary, settings, about, wall_s)
+  out = pathlib.Path(args.out)
+  out.mkdir(parents=True, exist_ok=True)
+  (out / 'results.json').write_text(
+      json.dumps(
+          {
+              'settings': settings,
+              'smoke': args.smoke,
+              'wall_s': wall_s,
+              'sides': about,
+              'summary': summary,
+              'rounds': runs,
+          },
+          indent=1,
+      ),
+      encoding='utf-8',
+  )
+  (out / 'results.md').write_text(
+      '# google-adk fork vs upstream benchmarks\n\n'
+      f'```\n{table}\n```\n\n![request size](request_size.png)\n',
+      encoding='utf-8',
+  )
+  _plot(summary, out / 'request_size.png')
+  print(table)
+  print(f'\nwrote {out}/results.json, results.md, request_size.png')
+
+
+def main() -> None:
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument(
+      '--smoke',
+      action='store_true',
+      help='Tiny sizes and one round: checks that everything runs (CI).',
+  )
+  parser.add_argument(
+      '--rounds',
+      type=int,
+      help=f'Rounds per side (default {_FULL["rounds"]}, smoke 1).',
+  )
+  parser.add_argument('--out', default=str(_DEFAULT_OUT), help='Output folder.')
+  parser.add_argument(
+      '--pin',
+      metavar='CPUS',
+      help='Run the workers under `taskset -c CPUS` (e.g. 1).',
+  )
+  args = parser.parse_args()
+  if args.pin and not shutil.which('taskset'):
+    parser.error('--pin needs taskset, which is not installed')
+  try:
+    run(args)
+  except _BenchmarkError as error:
+    print(f'error: {error}', file=sys.stderr)
+    sys.exit(1)
+
+
+if __name__ == '__main__':
+  main()

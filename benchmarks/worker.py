@@ -1,0 +1,488 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""One benchmark round for the google.adk that this interpreter imports.
+
+The driver (``run.py``) runs this module under the fork's interpreter and under
+pristine upstream's, alternately; it is not meant to be run by hand, though it
+can be::
+
+  python worker.py --info
+  python worker.py --events 1000,5000 --repeats 5 --turns 20 \\
+      --throughput-turns 40
+
+and prints one JSON object on its last line of output. Configurations that
+need the fork (``include_sources``, ``source_filter``) are measured only when
+the installed google.adk supports them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import hashlib
+import json
+import logging
+import random
+import statistics
+import sys
+import time
+from typing import Any
+from typing import AsyncGenerator
+import warnings
+
+PIPELINE = ('intake', 'researcher', 'planner', 'writer')
+"""The agents of the benchmark pipeline, in the order they run."""
+
+CONFIGS = ('default', 'none', 'include_sources')
+"""Pipeline configurations: upstream's default, every agent with
+``include_contents='none'``, and every agent with
+``include_sources=['user', 'self']`` (fork only)."""
+
+SOURCE_FILTER = ['user', 'self']
+
+_APP = 'adk_benchmark'
+_USER = 'benchmark_user'
+_SESSION_TURNS = 10
+"""Throughput turns continue one conversation for this many turns."""
+
+# Each agent reads what the previous one wrote through session state, the way
+# a real pipeline hands work along.
+_INSTRUCTIONS = {
+    'intake': (
+        'You are the intake agent of a travel agency. Restate what the'
+        ' customer wants as a short brief: dates, budget, party, constraints.'
+    ),
+    'researcher': (
+        'You are the researcher. Using the search tool, find options that fit'
+        ' this brief:\n{brief}'
+    ),
+    'planner': (
+        'You are the planner. Turn these findings into a day-by-day plan:\n'
+        '{findings}'
+    ),
+    'writer': (
+        'You are the writer. Write the reply to the customer from this plan,'
+        ' in a friendly tone:\n{plan}'
+    ),
+}
+_OUTPUT_KEYS = {
+    'intake': 'brief',
+    'researcher': 'findings',
+    'planner': 'plan',
+    'writer': 'answer',
+}
+_REPLY_CHARS = {
+    'intake': 300,
+    'researcher': 900,
+    'planner': 1200,
+    'writer': 1500,
+}
+_WORDS = (
+    'option hotel ferry station museum budget morning evening transfer'
+    ' booking guide coast village market dinner lunch walk quiet view family'
+    ' price refund schedule garden harbour trail rain window direct seat'
+    ' included breakfast late check local price cheaper nearer'
+).split()
+_ASKS = (
+    (
+        'We are four adults and two kids, looking at a week on the coast in'
+        ' early June, budget around 4,000 euros in total.'
+    ),
+    (
+        'Could you keep the hotel near a train station? We would rather not'
+        ' rent a car.'
+    ),
+    (
+        'My mother uses a walking stick, so nothing with long hikes or steep'
+        ' stairs please.'
+    ),
+    'What about a day trip to an island? The kids love boats.',
+    (
+        'Actually make that the second week of June, the first clashes with'
+        ' school exams.'
+    ),
+    (
+        'Is there anywhere good for a birthday dinner, something a bit special'
+        ' but not too formal?'
+    ),
+    'Please drop the museum day, nobody was excited about it.',
+    'Can we see the budget split per day, and which bookings are refundable?',
+)
+
+
+def _user_message(turn: int) -> str:
+  """The customer's message at `turn` (from 1); unique per turn."""
+  return f'(message {turn}) {_ASKS[(turn - 1) % len(_ASKS)]}'
+
+
+def _prose(seed: str, chars: int) -> str:
+  """Deterministic filler text of about `chars` characters."""
+  rng = random.Random(seed)
+  words: list[str] = []
+  length = 0
+  while length < chars:
+    word = rng.choice(_WORDS)
+    words.append(word)
+    length += len(word) + 1
+  return ' '.join(words).capitalize() + '.'
+
+
+def _part_text(part: Any) -> str:
+  if part.function_call:
+    return json.dumps(
+        {'name': part.function_call.name, 'args': part.function_call.args},
+        sort_keys=True,
+    )
+  if part.function_response:
+    return json.dumps(
+        {
+            'name': part.function_response.name,
+            'response': part.function_response.response,
+        },
+        sort_keys=True,
+        default=str,
+    )
+  return part.text or ''
+
+
+def _contents_text(contents: list[Any]) -> str:
+  """All text of request contents: parts' text, tool payloads as JSON."""
+  return '\n'.join(
+      _part_text(part) for content in contents for part in content.parts or []
+  )
+
+
+def _answers_tool(contents: list[Any]) -> bool:
+  """Whether the request ends with a tool's response."""
+  last = contents[-1] if contents else None
+  return bool(last and any(part.function_response for part in last.parts or []))
+
+
+class _Recorder:
+  """Collects, per agent and turn, the agent's last request of the turn."""
+
+  def __init__(self) -> None:
+    self.turn = 0
+    self.requests: dict[str, dict[int, str]] = {name: {} for name in PIPELINE}
+
+  def record(self, agent: str, contents: list[Any]) -> None:
+    self.requests[agent][self.turn] = _contents_text(contents)
+
+
+def _search(query: str) -> dict[str, Any]:
+  """Searches travel options (the benchmark's only tool).
+
+  Args:
+    query: What to look for.
+
+  Returns:
+    Deterministic results of realistic length.
+  """
+  return {'query': query, 'results': _prose(f'search:{query}', 400)}
+
+
+def _scripted_model(agent: str, recorder: _Recorder | None) -> Any:
+  """A zero-latency model for `agent` that records its requests."""
+  from google.adk.models.base_llm import BaseLlm
+  from google.adk.models.llm_response import LlmResponse
+  from google.genai import types
+
+  class ScriptedModel(BaseLlm):
+    """Answers at once: the researcher searches first, then all write prose."""
+
+    model: str = 'scripted'
+
+    async def generate_content_async(
+        self, llm_request: Any, stream: bool = False
+    ) -> AsyncGenerator[LlmResponse, None]:
+      del stream
+      turn = recorder.turn if recorder else 0
+      if recorder:
+        recorder.record(agent, llm_request.contents)
+      if agent == 'researcher' and not _answers_tool(llm_request.contents):
+        part = types.Part(
+            function_call=types.FunctionCall(
+                name='_search', args={'query': f'options for turn {turn}'}
+            )
+        )
+      else:
+        part = types.Part(text=_prose(f'{agent}:{turn}', _REPLY_CHARS[agent]))
+      yield LlmResponse(content=types.ModelContent(parts=[part]))
+
+  return ScriptedModel()
+
+
+def _pipeline(config: str, recorder: _Recorder | None) -> Any:
+  """The 4-agent SequentialAgent in configuration `config`."""
+  from google.adk.agents.llm_agent import LlmAgent
+  from google.adk.agents.sequential_agent import SequentialAgent
+
+  extra: dict[str, Any] = {}
+  if config == 'none':
+    extra = {'include_contents': 'none'}
+  elif config == 'include_sources':
+    extra = {'include_sources': SOURCE_FILTER}
+  agents = [
+      LlmAgent(
+          name=name,
+          model=_scripted_model(name, recorder),
+          instruction=_INSTRUCTIONS[name],
+          output_key=_OUTPUT_KEYS[name],
+          tools=[_search] if name == 'researcher' else [],
+          **extra,
+      )
+      for name in PIPELINE
+  ]
+  return SequentialAgent(name='travel_pipeline', sub_agents=agents)
+
+
+async def _run_turns(runner: Any, session_id: str, first: int, count: int):
+  from google.genai import types
+
+  for turn in range(first, first + count):
+    message = types.UserContent(parts=[types.Part(text=_user_message(turn))])
+    async for _ in runner.run_async(
+        user_id=_USER, session_id=session_id, new_message=message
+    ):
+      pass
+
+
+async def _request_sizes(config: str, turns: int) -> dict[str, Any]:
+  """Runs `turns` turns and measures each agent's requests."""
+  from google.adk.runners import InMemoryRunner
+
+  recorder = _Recorder()
+  runner = InMemoryRunner(agent=_pipeline(config, recorder), app_name=_APP)
+  session = await runner.session_service.create_session(
+      app_name=_APP, user_id=_USER
+  )
+  for turn in range(1, turns + 1):
+    recorder.turn = turn
+    await _run_turns(runner, session.id, turn, 1)
+  await runner.close()
+
+  result: dict[str, Any] = {}
+  for agent in PIPELINE:
+    chars, kept, current = [], [], []
+    for turn in range(1, turns + 1):
+      text = recorder.requests[agent].get(turn, '')
+      typed = [_user_message(t) for t in range(1, turn + 1)]
+      chars.append(len(text))
+      kept.append(
+          sum(len(m) for m in typed if m in text) / sum(len(m) for m in typed)
+      )
+      current.append(typed[-1] in text)
+    result[agent] = {
+        'chars': chars,
+        'user_text_kept': kept,
+        'current_message_present': current,
+    }
+  return result
+
+
+async def _throughput(config: str, turns: int) -> dict[str, float]:
+  """Wall and CPU time of `turns` pipeline turns with no model latency."""
+  from google.adk.runners import InMemoryRunner
+
+  runner = InMemoryRunner(agent=_pipeline(config, None), app_name=_APP)
+
+  async def new_session() -> str:
+    session = await runner.session_service.create_session(
+        app_name=_APP, user_id=_USER
+    )
+    return session.id
+
+  # The first turn pays for lazy imports and caches.
+  await _run_turns(runner, await new_session(), 1, 1)
+  gc.collect()
+  wall = cpu = 0.0
+  done = 0
+  while done < turns:
+    count = min(_SESSION_TURNS, turns - done)
+    session_id = await new_session()
+    started, cpu_started = time.perf_counter(), time.process_time()
+    await _run_turns(runner, session_id, 1, count)
+    wall += time.perf_counter() - started
+    cpu += time.process_time() - cpu_started
+    done += count
+  await runner.close()
+  return {
+      'turns': turns,
+      'wall_s': wall,
+      'cpu_s': cpu,
+      'turns_per_s': turns / wall,
+  }
+
+
+def _history(size: int) -> list[Any]:
+  """A long multi-agent session of `size` events with tool traffic."""
+  from google.adk.events.event import Event
+  from google.genai import types
+
+  rng = random.Random(2207)
+  events: list[Any] = []
+  turn = 0
+
+  def add(author: str, role: str, part: Any) -> None:
+    events.append(
+        Event(
+            timestamp=1_000.0 + len(events),
+            invocation_id=f'inv-{turn}',
+            author=author,
+            content=types.Content(role=role, parts=[part]),
+        )
+    )
+
+  while len(events) < size:
+    turn += 1
+    add('user', 'user', types.Part(text=_user_message(turn)))
+    for agent in PIPELINE:
+      if rng.random() < 0.5:
+        call_id = f'call-{turn}-{agent}'
+        add(
+            agent,
+            'model',
+            types.Part(
+                function_call=types.FunctionCall(
+                    id=call_id, name='_search', args={'query': f'q{turn}'}
+                )
+            ),
+        )
+        add(
+            agent,
+            'user',
+            types.Part(
+                function_response=types.FunctionResponse(
+                    id=call_id,
+                    name='_search',
+                    response={'result': f'{agent} found ' * 8},
+                )
+            ),
+        )
+      add(agent, 'model', types.Part(text=f'{agent} reply {turn}. ' * 6))
+  return events[:size]
+
+
+def _time_ms(function: Any, repeats: int) -> tuple[float, float]:
+  """The median and the fastest of `repeats` timed calls, in milliseconds."""
+  function()
+  samples = []
+  for _ in range(repeats):
+    gc.collect()
+    started = time.perf_counter()
+    function()
+    samples.append((time.perf_counter() - started) * 1_000)
+  return statistics.median(samples), min(samples)
+
+
+def _digest(contents: list[Any]) -> str:
+  payload = json.dumps(
+      [content.model_dump(mode='json') for content in contents],
+      sort_keys=True,
+  )
+  return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def _get_contents_times(
+    sizes: list[int], repeats: int, supported: bool
+) -> dict[str, Any]:
+  from google.adk.flows.llm_flows.contents import _get_contents
+
+  result: dict[str, Any] = {}
+  for size in sizes:
+    history = _history(size)
+    variants = {'unfiltered': {}}
+    if supported:
+      variants['user_self'] = {'source_filter': SOURCE_FILTER}
+    figures: dict[str, Any] = {}
+    for variant, kwargs in variants.items():
+      call = lambda: _get_contents(None, history, 'writer', **kwargs)
+      median_ms, best_ms = _time_ms(call, repeats)
+      figures[variant] = {
+          'median_ms': median_ms,
+          'best_ms': best_ms,
+          'digest': _digest(call()),
+      }
+    result[str(size)] = figures
+  return result
+
+
+def info() -> dict[str, Any]:
+  """Which google.adk this interpreter imports, and what it supports."""
+  import importlib.metadata
+
+  import google.adk
+  from google.adk.agents.llm_agent import LlmAgent
+
+  try:
+    from google.adk import fork_info
+
+    is_fork = fork_info.is_fork()
+  except ImportError:
+    is_fork = None
+  return {
+      'python': sys.executable,
+      'python_version': sys.version.split()[0],
+      'adk_version': importlib.metadata.version('google-adk'),
+      'adk_file': google.adk.__file__,
+      'has_fork_info': is_fork is not None,
+      'is_fork': bool(is_fork),
+      'supports_include_sources': 'include_sources' in LlmAgent.model_fields,
+      'pydantic_version': importlib.metadata.version('pydantic'),
+  }
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+  """Runs every measurement; fork-only ones when supported."""
+  about = info()
+  supported = about['supports_include_sources']
+  configs = [c for c in CONFIGS if supported or c != 'include_sources']
+  # Timed first, so both installs time it in the same process state.
+  result: dict[str, Any] = {
+      'info': about,
+      'get_contents': _get_contents_times(args.events, args.repeats, supported),
+  }
+  result['request_size'] = {
+      config: asyncio.run(_request_sizes(config, args.turns))
+      for config in configs
+  }
+  result['throughput'] = {
+      config: asyncio.run(_throughput(config, args.throughput_turns))
+      for config in configs
+      if config != 'none'
+  }
+  return result
+
+
+def _sizes(text: str) -> list[int]:
+  return [int(size) for size in text.split(',') if size]
+
+
+def main() -> None:
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument('--info', action='store_true')
+  parser.add_argument('--events', type=_sizes, default=[1_000, 5_000, 10_000])
+  parser.add_argument('--repeats', type=int, default=5)
+  parser.add_argument('--turns', type=int, default=20)
+  parser.add_argument('--throughput-turns', type=int, default=40)
+  args = parser.parse_args()
+  logging.getLogger('google_adk').setLevel(logging.ERROR)
+  warnings.simplefilter('ignore')
+  print(json.dumps(info() if args.info else measure(args)))
+
+
+if __name__ == '__main__':
+  main()
