@@ -110,8 +110,7 @@ def validate_include_sources(value: Any) -> list[str] | None:
 
 _reported_unknown_sources: set[tuple[str, str, str]] = set()
 
-# Roots already checked, by id; agents are unhashable, and the weak reference
-# drops the entry when the tree is collected so a reused id is checked again.
+# Roots already checked, by id (agents are unhashable).
 _checked_roots: dict[int, weakref.ref[BaseNode]] = {}
 
 
@@ -123,15 +122,24 @@ def _did_you_mean(name: str, known_names: list[str]) -> str:
   return f' Known names: {", ".join(repr(n) for n in known_names)}.'
 
 
-def _already_checked(root: BaseNode) -> bool:
-  """Returns whether the tree was checked before, and marks it checked."""
+def already_checked(
+    root: BaseNode, checked: dict[int, weakref.ref[BaseNode]]
+) -> bool:
+  """Returns whether ``root`` is in ``checked``, and adds it if not.
+
+  Args:
+    root: The root of an agent tree.
+    checked: The roots a check has seen, by id. The weak reference drops an
+      entry when its tree is collected, so a reused id is checked again.
+
+  Returns:
+    True if the same root object was checked before.
+  """
   key = id(root)
-  seen = _checked_roots.get(key)
+  seen = checked.get(key)
   if seen is not None and seen() is root:
     return True
-  _checked_roots[key] = weakref.ref(
-      root, lambda _, key=key: _checked_roots.pop(key, None)
-  )
+  checked[key] = weakref.ref(root, lambda _, key=key: checked.pop(key, None))
   return False
 
 
@@ -202,7 +210,7 @@ def warn_unknown_include_sources(root: BaseNode | None) -> None:
   Args:
     root: The root of the agent tree about to run. None is ignored.
   """
-  if root is None or _already_checked(root):
+  if root is None or already_checked(root, _checked_roots):
     return
   for entry in find_unknown_include_sources(root):
     key = (root.name, entry.agent_name, entry.name)

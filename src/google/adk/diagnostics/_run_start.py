@@ -29,6 +29,7 @@ from typing import Any
 import weakref
 
 from . import _diagnostic
+from ..agents._include_sources import already_checked
 from ..agents._include_sources import warn_unknown_include_sources
 from ._diagnostic import Diagnostic
 from ._diagnostic import Severity
@@ -65,7 +66,7 @@ def report_at_run_start(root: Any) -> None:
     return
   warn_unknown_include_sources(root)
   try:
-    if _already_checked(root):
+    if already_checked(root, _checked_roots):
       return
     from . import check_agent_tree
 
@@ -88,15 +89,3 @@ def report_at_run_start(root: Any) -> None:
         diagnostic.message,
         diagnostic.hint,
     )
-
-
-def _already_checked(root: Any) -> bool:
-  """Returns whether the tree was checked before, and marks it checked."""
-  key = id(root)
-  seen = _checked_roots.get(key)
-  if seen is not None and seen() is root:
-    return True
-  _checked_roots[key] = weakref.ref(
-      root, lambda _, key=key: _checked_roots.pop(key, None)
-  )
-  return False
