@@ -116,12 +116,9 @@ def announce(sample: str) -> None:
     return
   _announced.add(sample)
   if gemini_configured():
-    what = f'{GEMINI_MODEL} (Gemini is configured in the environment)'
+    what = f'{GEMINI_MODEL} (Gemini is configured)'
   else:
-    what = (
-        'the offline scripted model (no GOOGLE_API_KEY; set it to run on'
-        f' {GEMINI_MODEL})'
-    )
+    what = 'scripted, offline (no GOOGLE_API_KEY)'
   # stderr, so that commands printing JSON on stdout stay parseable.
   print(f'[{sample}] model: {what}', file=sys.stderr)
 
