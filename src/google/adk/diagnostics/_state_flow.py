@@ -51,23 +51,16 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import re
 from typing import Any
 from typing import Iterable
 from typing import Iterator
 
-from ..sessions.state import State
+from ..flows.llm_flows.prompt._instructions_utils import _is_valid_state_name
+from ..flows.llm_flows.prompt._instructions_utils import _TEMPLATE_VAR_PATTERN
 from ..workflow._base_node import _walk_static_nodes
 from ..workflow._base_node import BaseNode
 
-# Upstream renders string instructions by replacing every run of one or more
-# '{', text without braces, and one or more '}', unless it follows '$', '{' or
-# '\\'. The text, stripped of blanks, is the key; a trailing '?' makes it
-# optional; 'artifact.' names an artifact; anything that is not a valid state
-# name is left in the instruction as written.
-_PLACEHOLDER = re.compile(r'(?<![$\\{])\{+([^{}]*)\}+')
 _ARTIFACT_PREFIX = 'artifact.'
-_STATE_PREFIXES = (State.APP_PREFIX, State.USER_PREFIX, State.TEMP_PREFIX)
 
 # Tools that ship with ADK and never write session state: they do not make an
 # agent an opaque state writer.
@@ -104,22 +97,17 @@ def template_keys(template: str) -> list[TemplateKey]:
     that upstream leaves as written are skipped.
   """
   keys = []
-  for match in _PLACEHOLDER.finditer(template):
-    name = match.group(1).strip()
+  # The instruction renderer's own pattern and name rule, so that what is
+  # checked is exactly what the renderer will look up.
+  for match in _TEMPLATE_VAR_PATTERN.finditer(template):
+    name = match.group().lstrip('{').rstrip('}').strip()
     optional = name.endswith('?')
     if optional:
       name = name[:-1]
-    if name.startswith(_ARTIFACT_PREFIX) or not _is_state_name(name):
+    if name.startswith(_ARTIFACT_PREFIX) or not _is_valid_state_name(name):
       continue
     keys.append(TemplateKey(key=name, optional=optional))
   return keys
-
-
-def _is_state_name(name: str) -> bool:
-  prefix, colon, rest = name.partition(':')
-  if not colon:
-    return name.isidentifier()
-  return (prefix + colon) in _STATE_PREFIXES and rest.isidentifier()
 
 
 @dataclasses.dataclass(frozen=True)
