@@ -31,6 +31,7 @@ user's message cannot act on it.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from typing import AsyncGenerator
@@ -81,7 +82,7 @@ class ScriptedModel(BaseLlm):
     answer = self.reply(llm_request)
     if isinstance(answer, str):
       answer = types.Content(role='model', parts=[types.Part(text=answer)])
-    request_chars = len(request_text(llm_request))
+    request_chars = conversation_chars(llm_request)
     answer_chars = sum(len(part.text or '') for part in answer.parts or [])
     yield LlmResponse(
         content=answer,
@@ -123,8 +124,8 @@ def announce(sample: str) -> None:
   print(f'[{sample}] model: {what}', file=sys.stderr)
 
 
-def request_text(llm_request: LlmRequest) -> str:
-  """The text of a request's conversation, one line per part."""
+def request_lines(llm_request: LlmRequest) -> list[str]:
+  """A request's conversation as the model got it, one ``role: ...`` per part."""
   lines = []
   for content in llm_request.contents:
     for part in content.parts or []:
@@ -133,8 +134,27 @@ def request_text(llm_request: LlmRequest) -> str:
       elif part.function_call:
         lines.append(f'{content.role}: call {part.function_call.name}')
       elif part.function_response:
-        lines.append(f'{content.role}: result {part.function_response.name}')
-  return '\n'.join(lines)
+        lines.append(f'{content.role}: result of {part.function_response.name}')
+  return lines
+
+
+def request_text(llm_request: LlmRequest) -> str:
+  """The text of a request's conversation, one line per part."""
+  return '\n'.join(request_lines(llm_request))
+
+
+def conversation_chars(llm_request: LlmRequest) -> int:
+  """Characters of conversation in a request: text, call and result payloads."""
+  total = 0
+  for content in llm_request.contents:
+    for part in content.parts or []:
+      if part.text:
+        total += len(part.text)
+      elif part.function_call:
+        total += len(json.dumps(part.function_call.args or {}))
+      elif part.function_response:
+        total += len(json.dumps(part.function_response.response or {}))
+  return total
 
 
 def user_texts(llm_request: LlmRequest) -> list[str]:

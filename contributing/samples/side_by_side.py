@@ -53,6 +53,9 @@ import textwrap
 from typing import Any
 from typing import Callable
 
+# Run as a script, this folder is on sys.path.
+import scripted_model
+
 _SAMPLES = Path(__file__).resolve().parent
 _WIDTH = 80
 _TURNS = (
@@ -176,34 +179,11 @@ async def _run(config: str, visibility_mode: str | None = None) -> _Run:
 
 
 def _part_lines(llm_request: Any) -> list[str]:
-  """One line per part of a request's conversation, as the model got it."""
-  lines = []
-  for content in llm_request.contents:
-    for part in content.parts or []:
-      if part.text:
-        body = _QUOTE_MARKER.sub('"', part.text)
-      elif part.function_call:
-        body = f'call {part.function_call.name}'
-      elif part.function_response:
-        body = f'result of {part.function_response.name}'
-      else:
-        continue
-      lines.append(f'{content.role}: ' + ' '.join(body.split()))
-  return lines
-
-
-def _chars(llm_request: Any) -> int:
-  """Characters of conversation in a request: text, calls and results."""
-  total = 0
-  for content in llm_request.contents:
-    for part in content.parts or []:
-      if part.text:
-        total += len(part.text)
-      elif part.function_call:
-        total += len(json.dumps(part.function_call.args or {}))
-      elif part.function_response:
-        total += len(json.dumps(part.function_response.response or {}))
-  return total
+  """The request's lines, each on one line, quote markers shortened."""
+  return [
+      ' '.join(_QUOTE_MARKER.sub('"', line).split())
+      for line in scripted_model.request_lines(llm_request)
+  ]
 
 
 def _token_counter() -> Callable[[Any], int] | None:
@@ -289,7 +269,7 @@ def _what_models_received(
         if not turn:
           sizes.append('-')
           continue
-        size = f'{sum(_chars(r) for r in turn):,}'
+        size = f'{sum(scripted_model.conversation_chars(r) for r in turn):,}'
         if count_tokens:
           size += f'/{sum(count_tokens(r) for r in turn):,}'
         sizes.append(size)
@@ -346,7 +326,7 @@ def _user_words_seen(llm_request: Any) -> float:
 
 def _total_chars(run: _Run) -> int:
   return sum(
-      _chars(request)
+      scripted_model.conversation_chars(request)
       for turns in run.requests.values()
       for turn in turns
       for request in turn
@@ -379,7 +359,10 @@ def _figures(runs: dict[str, _Run], filtered: _Run) -> None:
       ],
       [
           "booker's request, turn 3",
-          *(f'{_chars(r):,}' for r in last_booker_request.values()),
+          *(
+              f'{scripted_model.conversation_chars(r):,}'
+              for r in last_booker_request.values()
+          ),
       ],
       [
           "user's messages in it",
