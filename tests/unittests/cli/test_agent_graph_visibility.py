@@ -22,13 +22,37 @@ from google.adk.agents.llm_agent import LlmAgent
 from google.adk.agents.loop_agent import LoopAgent
 from google.adk.agents.sequential_agent import SequentialAgent
 from google.adk.cli.agent_graph import get_agent_graph
+from google.adk.events.event import Event
 from google.adk.tools.agent_tool import AgentTool
+from google.adk.workflow import START
+from google.adk.workflow import Workflow
 import graphviz
 import pytest
 
 pytestmark = pytest.mark.filterwarnings(
     'ignore:.*deprecated.*:DeprecationWarning'
 )
+
+
+def route_by_intent(intent: str) -> Event:
+  return Event(route=intent)
+
+
+def _booking_workflow() -> Workflow:
+  classifier = LlmAgent(name='classifier', output_key='intent')
+  return Workflow(
+      name='booking',
+      edges=[
+          (START, classifier, route_by_intent),
+          (
+              route_by_intent,
+              {
+                  'booking': LlmAgent(name='booker'),
+                  'info': LlmAgent(name='info'),
+              },
+          ),
+      ],
+  )
 
 
 def _node_styles(dot_source: str) -> dict[str, str]:
@@ -113,3 +137,29 @@ async def test_highlighted_internal_agent_stays_dashed():
   nodes = _node_styles(graph.source)
   assert nodes['draft'] == 'filled,rounded,dashed'
   assert nodes['final'] == 'filled,rounded'
+
+
+@pytest.mark.asyncio
+async def test_internal_workflow_nodes_are_dashed():
+  graph = await get_agent_graph(_booking_workflow(), [])
+
+  styles = _node_styles(graph.source)
+  assert 'dashed' in styles['classifier']
+  assert 'dashed' in styles['route_by_intent']
+  assert 'dashed' not in styles['booker']
+  assert 'dashed' not in styles['info']
+
+
+@pytest.mark.asyncio
+async def test_nested_workflow_follows_its_position():
+  # A workflow that is not the last node works for the node after it.
+  root = Workflow(
+      name='outer',
+      edges=[(START, _booking_workflow(), LlmAgent(name='summarizer'))],
+  )
+
+  graph = await get_agent_graph(root, [])
+
+  styles = _node_styles(graph.source)
+  assert 'dashed' in styles['booker']
+  assert 'dashed' not in styles['summarizer']

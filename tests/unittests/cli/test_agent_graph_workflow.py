@@ -63,14 +63,6 @@ def _edges(dot_source: str) -> dict[tuple[str, str], str]:
   return edges
 
 
-def _node_styles(dot_source: str) -> dict[str, str]:
-  return dict(
-      re.findall(
-          r'^\s*"?(\w+)"? \[label=.*?style="?([\w,]+)"?', dot_source, re.M
-      )
-  )
-
-
 @pytest.mark.asyncio
 async def test_workflow_is_drawn_with_route_labels():
   graph = await get_agent_graph(_booking_workflow(), [])
@@ -81,29 +73,3 @@ async def test_workflow_is_drawn_with_route_labels():
       ('route_by_intent', 'booker'): 'booking',
       ('route_by_intent', 'info'): 'info',
   }
-
-
-@pytest.mark.asyncio
-async def test_internal_workflow_nodes_are_dashed():
-  graph = await get_agent_graph(_booking_workflow(), [])
-
-  styles = _node_styles(graph.source)
-  assert 'dashed' in styles['classifier']
-  assert 'dashed' in styles['route_by_intent']
-  assert 'dashed' not in styles['booker']
-  assert 'dashed' not in styles['info']
-
-
-@pytest.mark.asyncio
-async def test_nested_workflow_follows_its_position():
-  # A workflow that is not the last node works for the node after it.
-  root = Workflow(
-      name='outer',
-      edges=[(START, _booking_workflow(), LlmAgent(name='summarizer'))],
-  )
-
-  graph = await get_agent_graph(root, [])
-
-  styles = _node_styles(graph.source)
-  assert 'dashed' in styles['booker']
-  assert 'dashed' not in styles['summarizer']

@@ -38,7 +38,7 @@ pytestmark = pytest.mark.filterwarnings(
     'ignore:.*deprecated.*:DeprecationWarning'
 )
 
-_VISIBILITY_ATTRIBUTE = 'adk.agent.visibility'
+_VISIBILITY_ATTRIBUTE = 'adk.experimental.agent.visibility'
 
 
 class ScriptedLlm(BaseLlm):
@@ -104,17 +104,41 @@ def _visibility_by_agent(exporter: InMemorySpanExporter) -> dict[str, Any]:
   }
 
 
-@pytest.mark.asyncio
-async def test_agent_tree_spans_carry_visibility(spans: InMemorySpanExporter):
-  await _run(
-      SequentialAgent(
-          name='span_pipeline',
-          sub_agents=[
-              LlmAgent(name='span_draft', model=ScriptedLlm()),
-              LlmAgent(name='span_final', model=ScriptedLlm()),
-          ],
-      )
+@pytest.fixture(name='visibility_telemetry')
+def _visibility_telemetry_fixture(monkeypatch: pytest.MonkeyPatch) -> None:
+  monkeypatch.setenv('ADK_EXPERIMENTAL_TELEMETRY_FEATURES', 'agent_visibility')
+
+
+def _pipeline() -> SequentialAgent:
+  return SequentialAgent(
+      name='span_pipeline',
+      sub_agents=[
+          LlmAgent(name='span_draft', model=ScriptedLlm()),
+          LlmAgent(name='span_final', model=ScriptedLlm()),
+      ],
   )
+
+
+@pytest.mark.asyncio
+async def test_attribute_is_off_without_experimental_telemetry(
+    spans: InMemorySpanExporter, monkeypatch: pytest.MonkeyPatch
+):
+  monkeypatch.delenv('ADK_EXPERIMENTAL_TELEMETRY', raising=False)
+  monkeypatch.delenv('ADK_EXPERIMENTAL_TELEMETRY_FEATURES', raising=False)
+
+  await _run(_pipeline())
+
+  assert _visibility_by_agent(spans) == {
+      'span_pipeline': None,
+      'span_draft': None,
+      'span_final': None,
+  }
+
+
+@pytest.mark.asyncio
+@pytest.mark.usefixtures('visibility_telemetry')
+async def test_agent_tree_spans_carry_visibility(spans: InMemorySpanExporter):
+  await _run(_pipeline())
 
   assert _visibility_by_agent(spans) == {
       'span_pipeline': 'user',
@@ -124,6 +148,7 @@ async def test_agent_tree_spans_carry_visibility(spans: InMemorySpanExporter):
 
 
 @pytest.mark.asyncio
+@pytest.mark.usefixtures('visibility_telemetry')
 async def test_workflow_node_agent_spans_carry_visibility(
     spans: InMemorySpanExporter,
 ):

@@ -16,10 +16,11 @@
 
 The shape of an agent tree, or of a workflow graph, already says who answers
 the user: in a pipeline only the last step does, the steps before it produce
-input for the step after them. This module turns that shape into one lookup
-table per root, built the first time the root is seen, so the Runner can mark
-every event as user-facing or internal with a dictionary lookup instead of a
-walk over the tree.
+input for the step after them. This module turns that shape into a lookup
+table, built once per invocation, so the Runner can mark every event as
+user-facing or internal with a dictionary lookup instead of a walk over the
+tree. Building it per invocation rather than once per tree keeps it right for
+a tree changed between runs.
 
 Inference, from the root down:
 
@@ -44,8 +45,6 @@ tools: those report to their caller whatever the caller's audience is.
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import dataclasses
 import logging
 from typing import Any
@@ -53,7 +52,6 @@ from typing import Final
 from typing import Iterator
 from typing import Literal
 from typing import TYPE_CHECKING
-import weakref
 
 from ..events._node_path_builder import _NodePathBuilder
 
@@ -73,10 +71,6 @@ ALLOWED_VISIBILITIES: Final[tuple[str, ...]] = (USER, INTERNAL)
 
 _USER_AUTHOR: Final = 'user'
 _INDEX_METADATA_KEY: Final = '_adk_visibility_index'
-# The root of the graph ``cli/agent_graph.py`` is drawing, if any.
-_drawn_root: contextvars.ContextVar[BaseNode | None] = contextvars.ContextVar(
-    '_drawn_root', default=None
-)
 # Event paths carry run ids, so a long session produces an unbounded number of
 # distinct paths. The memo only saves re-parsing; dropping it costs nothing.
 _MAX_MEMOIZED_PATHS: Final = 4096
@@ -138,9 +132,9 @@ class VisibilityIndex:
     """
     visibility = self.by_node.get(id(node))
     if visibility is None:
-      visibility = self.by_name.get(getattr(node, 'name', None))
+      visibility = self.by_name.get(getattr(node, 'name', ''))
     if visibility is None:
-      visibility = getattr(node, 'visibility', None) or USER
+      visibility = _explicit_visibility(node) or USER
     return visibility
 
   def visibility_of_event(self, event: Event) -> Visibility:
@@ -213,163 +207,15 @@ class VisibilityIndex:
       self.path_of_agent.setdefault(node.name, path)
 
 
-_index_cache: dict[int, tuple[weakref.ref[Any], VisibilityIndex]] = {}
-
-
 def visibility_index(root: BaseNode) -> VisibilityIndex:
-  """Returns the visibility index of the tree under ``root``.
-
-  The index is built the first time a root is seen and reused for as long as
-  the root object lives, so the tree is walked once rather than per event.
-  Topology changes made to a tree after it first ran are not picked up.
+  """Builds the visibility index of the tree under ``root``.
 
   Args:
     root: The root agent or node of the tree.
 
   Returns:
-    The index for the tree.
+    The index for the tree as it is now.
   """
-  key = id(root)
-  cached = _index_cache.get(key)
-  if cached is not None and cached[0]() is root:
-    return cached[1]
-  index = _build_index(root)
-  try:
-    ref = weakref.ref(root, lambda _, key=key: _index_cache.pop(key, None))
-  except TypeError:
-    return index
-  _index_cache[key] = (ref, index)
-  return index
-
-
-def annotate_event(event: Event, root: BaseNode | None) -> None:
-  """Marks an event internal when the agent that produced it is internal.
-
-  A visibility already set on the event, by the agent that built it or by an
-  earlier pass, is kept. User-facing events are left unset, so they serialize
-  exactly as they do without this feature.
-
-  Args:
-    event: The event, before plugins see it and before it is persisted.
-    root: The root agent or node the Runner runs.
-  """
-  if event.visibility is not None or root is None:
-    return
-  if visibility_index(root).visibility_of_event(event) == INTERNAL:
-    event.visibility = INTERNAL
-
-
-def bind_to_invocation(
-    invocation_context: InvocationContext, root: BaseNode | None
-) -> None:
-  """Makes the root's index reachable from the invocation and its children.
-
-  An agent nested in a workflow has no parent link to the workflow, so its
-  telemetry can only find the tree it belongs to through its context.
-
-  Args:
-    invocation_context: A new invocation context created by the Runner.
-    root: The root agent or node the Runner runs.
-  """
-  if root is not None:
-    invocation_context._private_metadata[_INDEX_METADATA_KEY] = (
-        visibility_index(root)
-    )
-
-
-def visibility_for_invocation(
-    invocation_context: InvocationContext, agent: Any
-) -> Visibility:
-  """Returns the effective visibility of the agent an invocation runs.
-
-  Args:
-    invocation_context: The agent's invocation context.
-    agent: The agent being invoked.
-
-  Returns:
-    The agent's effective visibility in the tree the Runner runs.
-  """
-  metadata = getattr(invocation_context, '_private_metadata', None)
-  index = (
-      metadata.get(_INDEX_METADATA_KEY) if isinstance(metadata, dict) else None
-  )
-  if not isinstance(index, VisibilityIndex):
-    from .base_agent import BaseAgent
-
-    # Outside a Runner, the agent's own tree is all there is to go by.
-    if not isinstance(agent, BaseAgent):
-      return USER
-    index = visibility_index(agent.root_agent)
-  return index.visibility_of_node(agent)
-
-
-def graph_style(drawn: Any, base_style: str) -> str:
-  """Returns the graphviz style for a drawn agent or tool.
-
-  Args:
-    drawn: The agent, tool or node being drawn.
-    base_style: The style it is drawn with when it is user-facing.
-
-  Returns:
-    ``base_style``, plus ``dashed`` when what is drawn works for another agent.
-  """
-  if _visibility_for_drawing(drawn) == INTERNAL:
-    return f'{base_style},dashed'
-  return base_style
-
-
-@contextlib.contextmanager
-def drawing_tree(root: BaseNode) -> Iterator[None]:
-  """Makes ``graph_style`` look drawn agents and nodes up in ``root``'s tree.
-
-  Agents and nodes inside a ``Workflow`` have no ``parent_agent``, so without
-  the root being drawn they would each look like the root of a tree of their
-  own, and always user-facing.
-
-  Args:
-    root: The root agent or node of the graph being drawn.
-
-  Yields:
-    Nothing; the lookup applies until the block ends.
-  """
-  token = _drawn_root.set(root)
-  try:
-    yield
-  finally:
-    _drawn_root.reset(token)
-
-
-def _visibility_for_drawing(drawn: Any) -> Visibility | None:
-  from ..tools._node_tool import NodeTool
-  from ..tools.agent_tool import AgentTool
-  from ..workflow._base_node import BaseNode
-  from .base_agent import BaseAgent
-
-  if isinstance(drawn, AgentTool):
-    if drawn.agent.parent_agent is None:
-      return _explicit_visibility(drawn.agent) or INTERNAL
-    # Single-turn and task-mode sub-agents are also drawn as their parent's
-    # tools; they keep the visibility they have as sub-agents.
-    drawn = drawn.agent
-  if isinstance(drawn, NodeTool):
-    return _explicit_visibility(drawn.node) or INTERNAL
-  root = _drawn_root.get()
-  if root is not None and isinstance(drawn, BaseNode):
-    return visibility_index(root).visibility_of_node(drawn)
-  if isinstance(drawn, BaseAgent):
-    return visibility_index(drawn.root_agent).visibility_of_node(drawn)
-  return None
-
-
-def _explicit_visibility(node: Any) -> Visibility | None:
-  from .base_agent import BaseAgent
-
-  if isinstance(node, BaseAgent):
-    return node.visibility
-  return None
-
-
-def _build_index(root: BaseNode) -> VisibilityIndex:
   index = VisibilityIndex(root_name=root.name)
   _assign(
       index,
@@ -381,6 +227,62 @@ def _build_index(root: BaseNode) -> VisibilityIndex:
   )
   logger.debug('Effective visibility under %s: %s', root.name, index.by_path)
   return index
+
+
+def bind_to_invocation(
+    invocation_context: InvocationContext, root: BaseNode | None
+) -> None:
+  """Builds the index of the tree an invocation runs and keeps it there.
+
+  The context is shared, by reference, with the contexts of the agents the
+  invocation runs, so every event of the invocation is looked up in one index.
+  An agent nested in a workflow has no parent link to the workflow, so the
+  tree it belongs to can only be found through its context.
+
+  Args:
+    invocation_context: A new invocation context created by the Runner.
+    root: The root agent or node the Runner runs.
+  """
+  if root is not None:
+    invocation_context._private_metadata[_INDEX_METADATA_KEY] = (
+        visibility_index(root)
+    )
+
+
+def index_for_invocation(
+    invocation_context: InvocationContext,
+) -> VisibilityIndex | None:
+  """Returns the index the Runner bound to an invocation, if any."""
+  index = invocation_context._private_metadata.get(_INDEX_METADATA_KEY)
+  return index if isinstance(index, VisibilityIndex) else None
+
+
+def annotate_event(
+    event: Event, invocation_context: InvocationContext
+) -> None:
+  """Marks an event internal when the agent that produced it is internal.
+
+  A visibility already set on the event, by the agent that built it or by an
+  earlier pass, is kept. User-facing events are left unset, so they serialize
+  exactly as they do without this feature.
+
+  Args:
+    event: The event, before plugins see it and before it is persisted.
+    invocation_context: The invocation the event belongs to.
+  """
+  if event.visibility is not None:
+    return
+  index = index_for_invocation(invocation_context)
+  if index is not None and index.visibility_of_event(event) == INTERNAL:
+    event.visibility = INTERNAL
+
+
+def _explicit_visibility(node: Any) -> Visibility | None:
+  from .base_agent import BaseAgent
+
+  if isinstance(node, BaseAgent):
+    return node.visibility
+  return None
 
 
 def _assign(

@@ -35,10 +35,12 @@ Sources:
 Rules beyond the table:
 
 * A function call belongs to its event's author. A function response belongs
-  to the source of the call it answers, found by call id (the latest earlier
-  call with that id, since ids can repeat), and to its event's author when it
-  has no id or answers no call in the history. A call and its responses are
-  therefore always kept or dropped together. An event that answers calls from
+  to the source of the call it answers: found by call id (the latest earlier
+  call with that id, since ids can repeat), or, for a response without an id
+  (a hand-built or imported history), the earliest unanswered earlier call of
+  the same function that has no id either. A response that answers no call in
+  the history belongs to its event's author. A call and its responses are
+  therefore kept or dropped together. An event that answers calls from
   several sources is split per part.
 * The in-flight tool loop is always kept: the agent's own calls, and their
   responses, where the call or a response belongs to the current invocation.
@@ -66,8 +68,6 @@ Rules beyond the table:
   ``'self'``; expanding it back into the raw events would hand the agent a
   dropped peer's text verbatim and undo the compaction the app configured. The
   summary is a paraphrase and may still mention what a dropped peer found.
-* With ``include_contents='none'`` or ``'current'``, the turn boundary is
-  searched among allowed sources first (see ``TurnStartSearch``).
 
 ``None`` disables all of this, and an explicit list that names every source in
 the history gives the same result as ``None``.
@@ -81,17 +81,16 @@ from google.genai import types
 
 from ....agents._include_sources import SELF_SOURCE
 from ....agents._include_sources import USER_SOURCE
-from ....agents._include_sources import validate_include_sources
 from ....events.event import Event
 
-# A function call, named by the index of its event in the visible history and
-# its call id.
-_CallKey = tuple[int, str]
+# A function call or response, named by the index of its event in the visible
+# history and the index of the part within the event.
+_PartKey = tuple[int, int]
 
 
 def _allowed_authors(source_filter: Sequence[str], agent_name: str) -> set[str]:
   """Maps ``include_sources`` entries onto the event authors they admit."""
-  authors = set(validate_include_sources(source_filter) or ())
+  authors = set(source_filter)
   if SELF_SOURCE in authors:
     authors.discard(SELF_SOURCE)
     if agent_name:
@@ -131,7 +130,7 @@ class SourceFilter:
     """Indexes the history once so each event can be judged on its own.
 
     Args:
-      source_filter: The ``include_sources`` entries.
+      source_filter: The ``include_sources`` entries, already validated.
       agent_name: The name of the agent the request is built for.
       history: All events the request is built from, used to find the current
         invocation.
@@ -144,53 +143,71 @@ class SourceFilter:
     self._invocation_id = _current_invocation_id(history)
     self._visible_events = visible_events
     self._event_index: dict[int, int] = {}
-    # (id(response event), call id) -> the call that response answers.
-    self._answered_call: dict[tuple[int, str], _CallKey] = {}
-    self._in_flight_calls: set[_CallKey] = set()
+    # (id(response event), part index) -> the call that response answers.
+    self._answered_call: dict[tuple[int, int], _PartKey] = {}
+    self._in_flight_calls: set[_PartKey] = set()
 
-    latest_call: dict[str, _CallKey] = {}
+    latest_call_by_id: dict[str, _PartKey] = {}
+    # Calls without an id, by function name, oldest first: an id-less
+    # response answers the earliest of them that is still unanswered.
+    unanswered_by_name: dict[str, list[_PartKey]] = {}
     for index, event in enumerate(visible_events):
       self._event_index[id(event)] = index
       if not event.content or not event.content.parts:
         continue
       is_current = event.invocation_id == self._invocation_id
-      for part in event.content.parts:
+      for part_index, part in enumerate(event.content.parts):
         if response := part.function_response:
-          call = latest_call.get(response.id) if response.id else None
+          if response.id:
+            call = latest_call_by_id.get(response.id)
+          else:
+            pending = unanswered_by_name.get(response.name or '')
+            call = pending.pop(0) if pending else None
           if call is None:
             continue
-          self._answered_call[id(event), response.id] = call
+          self._answered_call[id(event), part_index] = call
           if is_current and self._is_own_call(call):
             self._in_flight_calls.add(call)
-        elif (call_part := part.function_call) and call_part.id:
-          call = (index, call_part.id)
-          latest_call[call_part.id] = call
+        elif function_call := part.function_call:
+          call = (index, part_index)
+          if function_call.id:
+            latest_call_by_id[function_call.id] = call
+          else:
+            unanswered_by_name.setdefault(function_call.name or '', []).append(
+                call
+            )
           if is_current and event.author == agent_name:
             self._in_flight_calls.add(call)
 
-  def _is_own_call(self, call: _CallKey) -> bool:
+  def _is_own_call(self, call: _PartKey) -> bool:
     return self._visible_events[call[0]].author == self._agent_name
 
-  def _call_of_part(self, event: Event, part: types.Part) -> _CallKey | None:
-    """Returns the call a call or response part belongs to, if it has an id."""
-    if (call := part.function_call) and call.id:
+  def _call_of_part(
+      self, event: Event, part_index: int, part: types.Part
+  ) -> _PartKey | None:
+    """Returns the call a call or response part belongs to, if known."""
+    if part.function_call:
       index = self._event_index.get(id(event))
-      return None if index is None else (index, call.id)
-    if (response := part.function_response) and response.id:
-      return self._answered_call.get((id(event), response.id))
+      return None if index is None else (index, part_index)
+    if part.function_response:
+      return self._answered_call.get((id(event), part_index))
     return None
 
-  def _owner(self, event: Event, part: types.Part) -> str:
+  def _owner(self, event: Event, part_index: int, part: types.Part) -> str:
     """Returns the author a part is attributed to."""
-    if part.function_response and (call := self._call_of_part(event, part)):
+    if part.function_response and (
+        call := self._call_of_part(event, part_index, part)
+    ):
       return self._visible_events[call[0]].author
     return event.author
 
-  def _is_in_flight(self, event: Event, part: types.Part) -> bool:
+  def _is_in_flight(
+      self, event: Event, part_index: int, part: types.Part
+  ) -> bool:
     """Whether a tool part belongs to the agent's current tool loop."""
     if not (part.function_call or part.function_response):
       return False
-    call = self._call_of_part(event, part)
+    call = self._call_of_part(event, part_index, part)
     if call is not None:
       return call in self._in_flight_calls
     return (
@@ -198,11 +215,15 @@ class SourceFilter:
         and event.invocation_id == self._invocation_id
     )
 
-  def _keeps_part(self, event: Event, part: types.Part) -> bool:
-    owner = self._owner(event, part)
+  def _keeps_part(
+      self, event: Event, part_index: int, part: types.Part
+  ) -> bool:
+    owner = self._owner(event, part_index, part)
     if owner in self._allowed:
       return True
-    return owner == self._agent_name and self._is_in_flight(event, part)
+    return owner == self._agent_name and self._is_in_flight(
+        event, part_index, part
+    )
 
   def _kept_parts(self, event: Event) -> list[types.Part] | None:
     """Returns the parts to keep, or None to keep the event unchanged."""
@@ -210,16 +231,27 @@ class SourceFilter:
     if not parts:
       return None if event.author in self._allowed else []
     if event.author == self._agent_name and any(
-        self._is_in_flight(event, part) for part in parts
+        self._is_in_flight(event, index, part)
+        for index, part in enumerate(parts)
     ):
       return None
-    kept = [part for part in parts if self._keeps_part(event, part)]
+    kept = [
+        part
+        for index, part in enumerate(parts)
+        if self._keeps_part(event, index, part)
+    ]
     return None if len(kept) == len(parts) else kept
 
   def _keeps_summary(self, summary: Event) -> bool:
     """Whether any event a compaction summary covers may be seen."""
     compaction = summary.actions.compaction
+    if compaction is None:
+      return True
     start, end = compaction.start_timestamp, compaction.end_timestamp
+    if start is None or end is None:
+      # A summary that does not say what it covers cannot be attributed;
+      # keep it, as the unfiltered request would.
+      return True
     covers_any = False
     for event in self._visible_events:
       if event.actions and event.actions.compaction:
@@ -251,7 +283,7 @@ class SourceFilter:
     kept = self._kept_parts(event)
     if kept is None:
       return event
-    if not kept:
+    if not kept or event.content is None:
       return None
     trimmed = event.model_copy()
     trimmed.content = event.content.model_copy(update={'parts': kept})
@@ -278,86 +310,20 @@ def build_source_filter(
     A ``SourceFilter``, or None when ``source_filter`` is None.
 
   Raises:
-    ValueError: If ``source_filter`` is not a valid ``include_sources`` value.
+    ValueError: If ``source_filter`` is a bare string. The field is validated
+      when the agent is built; this catches a string assigned afterwards,
+      which would otherwise be read as one source per character.
   """
   if source_filter is None:
     return None
+  if isinstance(source_filter, str):
+    raise ValueError(
+        'include_sources must be a list of source names, not the string'
+        f' {source_filter!r}. Write include_sources=[{source_filter!r}].'
+    )
   return SourceFilter(
       source_filter,
       agent_name,
       history=history,
       visible_events=visible_events,
   )
-
-
-class TurnStartSearch:
-  """Picks where the current turn starts for ``include_contents`` modes.
-
-  The caller walks the history from newest to oldest and offers each event
-  that could start a turn: a message the user typed, or another agent's reply.
-  Candidates are ranked, and the search stops at the first of the best rank:
-
-  * ``'none'``: a message from an allowed source, else (rank 1) the newest
-    candidate regardless of source. With ``['user']`` this is the latest user
-    message, not a later reply from a peer the agent cannot see, so the
-    request is never empty for lack of a boundary.
-  * ``'current'``: the latest user message if ``'user'`` is allowed, else
-    (rank 1) the latest user message anyway: the current invocation starts
-    there whatever the agent may see of it. Only when no user message is
-    visible at all (an isolated task agent's scope holds none) does it fall
-    back (rank 2) to the newest reply from another agent, as ``'none'`` would.
-
-  A workflow node's input counts as allowed, since it is always kept. Without
-  a source filter ``'none'`` stops at the first candidate, exactly as before.
-  The caller only offers events a turn can start at without cutting a tool
-  call off from its posted-back result. Branches and transfers need nothing
-  special: only events visible on the agent's branch are offered, and a
-  transfer is never a candidate, so after a transfer the turn still starts at
-  the user's message and the transfer is kept as context (subject to the
-  filter, like any other message from the agent that made it).
-  """
-
-  def __init__(
-      self,
-      agent_name: str,
-      source_filter: Sequence[str] | None,
-      *,
-      from_latest_user_message: bool,
-  ):
-    self._allowed = (
-        None
-        if source_filter is None
-        else _allowed_authors(source_filter, agent_name)
-    )
-    self._from_latest_user_message = from_latest_user_message
-    self._best_rank: int | None = None
-    self.index: int | None = None
-    """Index of the event the turn starts at, or None if none was offered."""
-
-  def _rank(self, event: Event) -> int:
-    is_allowed = (
-        self._allowed is None
-        or event.author in self._allowed
-        or _is_node_input(event)
-    )
-    if not self._from_latest_user_message:
-      return 0 if is_allowed else 1
-    if event.author != USER_SOURCE:
-      return 2
-    return 0 if is_allowed else 1
-
-  def offer(self, index: int, event: Event) -> bool:
-    """Considers a candidate turn start.
-
-    Args:
-      index: The candidate's index in the history being searched.
-      event: The candidate event.
-
-    Returns:
-      True when the search is over and the turn starts at ``index``.
-    """
-    rank = self._rank(event)
-    if self._best_rank is None or rank < self._best_rank:
-      self._best_rank = rank
-      self.index = index
-    return rank == 0
