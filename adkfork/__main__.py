@@ -69,6 +69,12 @@ def _parser() -> argparse.ArgumentParser:
       '--out', type=pathlib.Path, default=pathlib.Path('dist/upstream-prs')
   )
   command.add_argument('--author', help=_AUTHOR_HELP)
+  command.add_argument(
+      '--pr',
+      action='append',
+      metavar='ID',
+      help='check only this PR (repeatable); default: every upstream PR',
+  )
   commands.add_parser('format')
   commands.add_parser('lint')
   commands.add_parser('upstream')
@@ -104,7 +110,7 @@ def _run(args: argparse.Namespace) -> int:
     ):
       print(f'wrote {path} (git apply --check: ok)')
   elif args.command == 'gate':
-    results = gate_lib.gate(project, args.out, author=args.author)
+    results = gate_lib.gate(project, args.out, author=args.author, only=args.pr)
     failed = [result.pr.id for result in results if not result.ok]
     if failed:
       print(f'gate failed: {", ".join(failed)}')

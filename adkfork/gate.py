@@ -656,7 +656,10 @@ def _table(results: list[PrResult]) -> str:
 
 
 def gate(
-    project: Project, out: pathlib.Path, author: str | None = None
+    project: Project,
+    out: pathlib.Path,
+    author: str | None = None,
+    only: list[str] | None = None,
 ) -> list[PrResult]:
   """Runs every check on every PR meant for upstream; prints as it goes.
 
@@ -665,15 +668,23 @@ def gate(
     out: Where the exported patches (with pytest summaries) are written.
     author: `Name <email>` for the exported commits; by default the
       repository's git identity.
+    only: Check only these PR ids (the PRs they depend on still apply).
 
   Returns:
-    One result per PR, in manifest order.
+    One result per checked PR, in manifest order.
 
   Raises:
     ForkBuildError: If the gate itself cannot run (no author, no sdist, no
       environment), as opposed to a PR failing a check.
   """
   started = time.monotonic()
+  known = [pr.id for pr in queue.read_manifest(project) if pr.for_upstream]
+  unknown = sorted(set(only or []) - set(known))
+  if unknown:
+    raise ForkBuildError(
+        f'--pr {", ".join(unknown)}: no such upstream PR in'
+        f' {project.manifest_file} (known: {", ".join(known)}).'
+    )
   identity = export_lib.resolve_author(project.root, author)
   python = gate_python(project)
   conftest, conftest_origin = _conftest_text()
@@ -689,6 +700,8 @@ def gate(
   patches = {item.pr.id: item.path for item in exports if item.path}
   results = []
   for item in exports:
+    if only and item.pr.id not in only:
+      continue
     result = PrResult(item.pr)
     results.append(result)
     print(f'== {item.pr.id}', flush=True)
