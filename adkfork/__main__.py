@@ -4,6 +4,8 @@ materialize  Write the patched tree to .fork/work/ as a git repository.
 refresh      Regenerate patches/ (and src/) from that repository.
 check        Check the queue against the pristine release.
 export       Write one `git am`-able patch per upstream PR.
+gate         Run upstream's PR checks on every upstream PR: git am, size,
+             new mypy errors, pyink/isort/ruff/codespell, the PR's tests.
 format       Format our files with upstream's pyink and isort settings.
 lint         Check formatting of our files and of the queue's hunks.
 upstream     Print the path of the verified upstream wheel.
@@ -21,11 +23,17 @@ import sys
 
 from . import check as check_lib
 from . import export as export_lib
+from . import gate as gate_lib
 from . import lint as lint_lib
 from . import upstream
 from . import workspace
 from .errors import ForkBuildError
 from .project import load_project
+
+_AUTHOR_HELP = (
+    '"Name <email>" of the exported commits (default: git config user.name'
+    ' and user.email)'
+)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -54,6 +62,18 @@ def _parser() -> argparse.ArgumentParser:
   )
   command.add_argument(
       '--all', action='store_true', help='include fork-only entries'
+  )
+  command.add_argument('--author', help=_AUTHOR_HELP)
+  command = commands.add_parser('gate')
+  command.add_argument(
+      '--out', type=pathlib.Path, default=pathlib.Path('dist/upstream-prs')
+  )
+  command.add_argument('--author', help=_AUTHOR_HELP)
+  command.add_argument(
+      '--pr',
+      action='append',
+      metavar='ID',
+      help='check only this PR (repeatable); default: every upstream PR',
   )
   commands.add_parser('format')
   commands.add_parser('lint')
@@ -85,8 +105,17 @@ def _run(args: argparse.Namespace) -> int:
         f' {project.upstream_version}; the overlay only adds files'
     )
   elif args.command == 'export':
-    for path in export_lib.export(project, args.out, args.all):
+    for path in export_lib.export(
+        project, args.out, args.all, author=args.author
+    ):
       print(f'wrote {path} (git apply --check: ok)')
+  elif args.command == 'gate':
+    results = gate_lib.gate(project, args.out, author=args.author, only=args.pr)
+    failed = [result.pr.id for result in results if not result.ok]
+    if failed:
+      print(f'gate failed: {", ".join(failed)}')
+      return 1
+    print('gate ok')
   elif args.command == 'format':
     lint_lib.format_files(project, lint_lib.own_files(project))
   elif args.command == 'lint':

@@ -2,15 +2,63 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pathlib
+import re
 import shutil
 import tempfile
 
 from . import git
+from . import pr_template
 from . import queue
 from . import workspace
 from .errors import ForkBuildError
 from .project import Project
+
+_AUTHOR = re.compile(r'^\s*([^<>]*[^<>\s])\s*<([^<>\s]+@[^<>\s]+)>\s*$')
+
+
+def resolve_author(
+    root: pathlib.Path, author: str | None = None
+) -> dict[str, str]:
+  """The identity an exported PR is written by, as git's environment.
+
+  Args:
+    root: The repository whose git configuration names the contributor.
+    author: `Name <email>` from the command line; wins over the
+      configuration.
+
+  Returns:
+    GIT_AUTHOR_* and GIT_COMMITTER_* variables for the contributor.
+
+  Raises:
+    ForkBuildError: If `author` is malformed, or neither it nor
+      `git config user.name` / `user.email` names anyone.
+  """
+  if author is not None:
+    match = _AUTHOR.match(author)
+    if not match:
+      raise ForkBuildError(
+          f'--author {author!r} is not `Name <email>`; write it as, e.g.,'
+          ' --author "Ada Lovelace <ada@example.com>".'
+      )
+    name, email = match.group(1), match.group(2)
+  else:
+    name = git.run(root, 'config', 'user.name', check=False).strip()
+    email = git.run(root, 'config', 'user.email', check=False).strip()
+    if not name or not email:
+      raise ForkBuildError(
+          'An exported PR needs its author, and git has no'
+          f' {"user.name" if not name else "user.email"} configured in'
+          f' {root}. Set it (`git config user.name "Your Name"`, `git config'
+          ' user.email you@example.com`) or pass --author "Name <email>".'
+      )
+  return {
+      'GIT_AUTHOR_NAME': name,
+      'GIT_AUTHOR_EMAIL': email,
+      'GIT_COMMITTER_NAME': name,
+      'GIT_COMMITTER_EMAIL': email,
+  }
 
 
 def _patch_commits(folder: pathlib.Path) -> dict[str, str]:
@@ -31,7 +79,7 @@ def _base(pr: queue.PullRequest) -> str:
 
 
 def _prepare_base(
-    project: Project, folder: pathlib.Path, pr: queue.PullRequest
+    identity: dict[str, str], folder: pathlib.Path, pr: queue.PullRequest
 ) -> None:
   """Builds the base of a PR stacked on several PRs: all of them, in order.
 
@@ -53,7 +101,7 @@ def _prepare_base(
           '--allow-empty',
           commit,
           check=False,
-          env=git.contributor_identity(project.root),
+          env=identity,
       )
       if git.run(folder, 'diff', '--name-only', '--diff-filter=U').strip():
         git.run(folder, 'cherry-pick', '--abort', check=False)
@@ -66,6 +114,7 @@ def _prepare_base(
 
 def _export_one(
     project: Project,
+    identity: dict[str, str],
     folder: pathlib.Path,
     pr: queue.PullRequest,
     commits: dict[str, str],
@@ -75,7 +124,7 @@ def _export_one(
   The base is pristine upstream, the PR it depends on (a stacked PR), or all
   the PRs it depends on, applied in the order `depends-on` lists them.
   """
-  _prepare_base(project, folder, pr)
+  _prepare_base(identity, folder, pr)
   git.run(folder, 'checkout', '-q', '-B', f'pr/{pr.id}', _base(pr))
   for name in pr.patches:
     git.run(folder, 'cherry-pick', '--no-commit', commits[name], check=False)
@@ -93,16 +142,16 @@ def _export_one(
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(project.root / path, target)
   git.run(folder, 'add', '-A')
-  message = f'{pr.subject}\n\n{pr.body}'
   git.run(
       folder,
       'commit',
       '-q',
+      '--allow-empty',
       '--cleanup=verbatim',
       '-F',
       '-',
-      env=git.contributor_identity(project.root),
-      input_text=message,
+      env=identity,
+      input_text=pr_template.render_message(pr),
   )
   return git.run(
       folder,
@@ -115,25 +164,40 @@ def _export_one(
   )
 
 
-def export(
-    project: Project, out: pathlib.Path, include_fork_only: bool = False
-) -> list[pathlib.Path]:
+@dataclasses.dataclass
+class Exported:
+  """What export made of one PR: its patch file, or why there is none."""
+
+  pr: queue.PullRequest
+  path: pathlib.Path | None = None
+  error: str | None = None
+
+
+def export_each(
+    project: Project,
+    out: pathlib.Path,
+    include_fork_only: bool = False,
+    author: str | None = None,
+) -> list[Exported]:
   """Writes one patch per upstream PR into `out`, checked to apply.
 
-  Each applies to upstream's v2.13.0, or, for a PR with `depends-on`, on top
-  of the patch of the PR it builds on.
+  A PR that cannot be exported is reported in its result, and so is every
+  PR that depends on it; the others are still written.
 
   Args:
     project: The project settings.
     out: The folder to write `NNNN-<pr id>.patch` files to.
     include_fork_only: Also export PRs whose status is `fork-only`.
+    author: `Name <email>`; by default the repository's git identity.
 
   Returns:
-    The written files.
+    One result per exported PR, in manifest order.
 
   Raises:
-    ForkBuildError: If a PR does not apply to pristine upstream on its own.
+    ForkBuildError: If the manifest is malformed, no author can be had, or
+      a PR depends on one that is not exported.
   """
+  identity = resolve_author(project.root, author)
   prs = [
       pr
       for pr in queue.read_manifest(project)
@@ -148,15 +212,66 @@ def export(
             ' (a fork-only PR cannot carry an upstream one).'
         )
   out.mkdir(parents=True, exist_ok=True)
-  written = []
+  results = []
+  failed: set[str] = set()
   with tempfile.TemporaryDirectory() as tmp:
     folder = workspace.materialize(project, pathlib.Path(tmp) / 'work')
     commits = _patch_commits(folder)
     for number, pr in enumerate(prs, start=1):
-      text = _export_one(project, folder, pr, commits)
+      broken = [d for d in pr.depends_on if d in failed]
+      if broken:
+        failed.add(pr.id)
+        results.append(
+            Exported(
+                pr,
+                error=(
+                    f'PR {pr.id!r} depends on {", ".join(broken)}, which'
+                    ' could not be exported.'
+                ),
+            )
+        )
+        continue
+      try:
+        text = _export_one(project, identity, folder, pr, commits)
+      except ForkBuildError as e:
+        failed.add(pr.id)
+        git.run(folder, 'reset', '-q', '--hard', check=False)
+        results.append(Exported(pr, error=str(e)))
+        continue
       path = out / f'{number:04d}-{pr.id}.patch'
       path.write_text(text, encoding='utf-8')
       git.run(folder, 'checkout', '-q', '--detach', _base(pr))
       git.run(folder, 'apply', '--check', str(path.resolve()))
-      written.append(path)
-  return written
+      results.append(Exported(pr, path=path))
+  return results
+
+
+def export(
+    project: Project,
+    out: pathlib.Path,
+    include_fork_only: bool = False,
+    author: str | None = None,
+) -> list[pathlib.Path]:
+  """Writes one patch per upstream PR into `out`, checked to apply.
+
+  Each applies to upstream's v2.13.0, or, for a PR with `depends-on`, on top
+  of the patches of the PRs it builds on.
+
+  Args:
+    project: The project settings.
+    out: The folder to write `NNNN-<pr id>.patch` files to.
+    include_fork_only: Also export PRs whose status is `fork-only`.
+    author: `Name <email>`; by default the repository's git identity.
+
+  Returns:
+    The written files.
+
+  Raises:
+    ForkBuildError: If a PR does not apply to pristine upstream on its own,
+      or no author can be had.
+  """
+  results = export_each(project, out, include_fork_only, author)
+  errors = [r.error for r in results if r.error]
+  if errors:
+    raise ForkBuildError('\n'.join(errors))
+  return [r.path for r in results if r.path]

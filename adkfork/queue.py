@@ -9,7 +9,6 @@ fuzz and no offset, so a queue that applies here applies the same everywhere.
 from __future__ import annotations
 
 import dataclasses
-import pathlib
 import re
 import tomllib
 
@@ -305,50 +304,154 @@ def apply_patch(patch: Patch, files: dict[str, bytes]) -> None:
 
 @dataclasses.dataclass
 class PullRequest:
-  """One upstream pull request: patches, new modules and tests."""
+  """One upstream pull request: patches, new modules, tests, description.
+
+  The description follows upstream's pull request template: the issue it
+  fixes, the problem, the solution, what the tests cover and the manual
+  end-to-end evidence. `body` is the older free-text description, used only
+  when the template fields are absent.
+  """
 
   id: str
   subject: str
   status: str
-  body: str
   patches: list[str]
   modules: list[str]
   tests: list[str]
   depends_on: list[str] = dataclasses.field(default_factory=list)
+  issue: int | None = None
+  problem: str = ''
+  solution: str = ''
+  testing: str = ''
+  e2e: str = ''
+  docs: str = ''
+  size_reason: str = ''
+  body: str = ''
 
   @property
   def for_upstream(self) -> bool:
     return self.status != 'fork-only'
+
+  @property
+  def uses_template(self) -> bool:
+    """Whether the description is in the template fields, not `body`."""
+    return bool(self.problem or self.solution or self.testing or self.e2e)
+
+
+_STRING_FIELDS = ('id', 'subject', 'status')
+_TEMPLATE_FIELDS = ('problem', 'solution', 'testing', 'e2e')
+_OPTIONAL_TEXT_FIELDS = ('docs', 'size-reason', 'body')
+_LIST_FIELDS = ('patches', 'modules', 'tests', 'depends-on')
+_KNOWN_FIELDS = frozenset(
+    _STRING_FIELDS
+    + _TEMPLATE_FIELDS
+    + _OPTIONAL_TEXT_FIELDS
+    + _LIST_FIELDS
+    + ('issue',)
+)
+
+
+def _text(value: str) -> str:
+  return value.strip() + '\n' if value.strip() else ''
+
+
+def _entry_problems(entry: dict[str, object]) -> list[str]:
+  """What is wrong with one `[[pr]]` table, field by field."""
+  problems = []
+  for key in sorted(set(entry) - _KNOWN_FIELDS):
+    problems.append(
+        f'unknown field `{key}` (known: {", ".join(sorted(_KNOWN_FIELDS))})'
+    )
+  for key in _STRING_FIELDS:
+    if not isinstance(entry.get(key), str) or not str(entry[key]).strip():
+      problems.append(f'`{key}` must be a non-empty string')
+  for key in _TEMPLATE_FIELDS + _OPTIONAL_TEXT_FIELDS:
+    if key in entry and not isinstance(entry[key], str):
+      problems.append(f'`{key}` must be a string')
+  for key in _LIST_FIELDS:
+    value = entry.get(key, [])
+    if not isinstance(value, list) or not all(
+        isinstance(item, str) and item for item in value
+    ):
+      problems.append(f'`{key}` must be a list of non-empty strings')
+  for key in _TEMPLATE_FIELDS + _OPTIONAL_TEXT_FIELDS:
+    value = entry.get(key)
+    if isinstance(value, str) and any(
+        line.rstrip() == '---' for line in value.splitlines()
+    ):
+      problems.append(
+          f'`{key}` has a line `---`, which ends a commit message for'
+          ' `git am`: use a heading or a blank line instead'
+      )
+  issue = entry.get('issue')
+  if issue is not None and (
+      isinstance(issue, bool) or not isinstance(issue, int) or issue <= 0
+  ):
+    problems.append(
+        '`issue` must be the upstream issue number, e.g. `issue = 2207`,'
+        f' not {issue!r}'
+    )
+  if problems:
+    return problems
+  uses_template = any(entry.get(key) for key in _TEMPLATE_FIELDS)
+  if uses_template or not entry.get('body'):
+    for key in _TEMPLATE_FIELDS:
+      if not str(entry.get(key, '')).strip():
+        problems.append(
+            f'`{key}` is missing or empty: the description follows'
+            " upstream's pull request template (problem, solution, testing,"
+            ' e2e)'
+        )
+    if entry['status'] != 'fork-only' and issue is None:
+      problems.append(
+          '`issue` is missing: an upstream PR names the issue it fixes'
+          ' (`issue = N`; the description says `Fixes #N`)'
+      )
+  return problems
 
 
 def read_manifest(project: Project) -> list[PullRequest]:
   """Reads `patches/upstream-prs.toml`, the map from PRs to files.
 
   Raises:
-    ForkBuildError: If the manifest is missing or malformed.
+    ForkBuildError: If the manifest is missing or malformed, naming the
+      entry and the field.
   """
   path = project.manifest_file
   try:
     data = tomllib.loads(path.read_text(encoding='utf-8'))
   except (OSError, tomllib.TOMLDecodeError) as e:
     raise ForkBuildError(f'Cannot read {path}: {e}') from e
+  entries = data.get('pr', [])
+  if not isinstance(entries, list):
+    raise ForkBuildError(f'{path}: `pr` must be an array of `[[pr]]` tables.')
   prs = []
-  for entry in data.get('pr', []):
-    missing = [k for k in ('id', 'subject', 'status', 'body') if k not in entry]
-    if missing:
+  for number, entry in enumerate(entries, start=1):
+    name = repr(entry.get('id')) if isinstance(entry.get('id'), str) else ''
+    problems = _entry_problems(entry)
+    if problems:
       raise ForkBuildError(
-          f'{path}: PR {entry.get("id", "?")!r} lacks {", ".join(missing)}.'
+          f'{path}: PR {name or "#" + str(number)} (entry {number}): '
+          + '; '.join(problems)
+          + '.'
       )
     prs.append(
         PullRequest(
             id=entry['id'],
             subject=entry['subject'],
             status=entry['status'],
-            body=entry['body'].strip() + '\n',
             patches=list(entry.get('patches', [])),
             modules=list(entry.get('modules', [])),
             tests=list(entry.get('tests', [])),
             depends_on=list(entry.get('depends-on', [])),
+            issue=entry.get('issue'),
+            problem=_text(entry.get('problem', '')),
+            solution=_text(entry.get('solution', '')),
+            testing=_text(entry.get('testing', '')),
+            e2e=_text(entry.get('e2e', '')),
+            docs=_text(entry.get('docs', '')),
+            size_reason=entry.get('size-reason', '').strip(),
+            body=_text(entry.get('body', '')),
         )
     )
   return prs

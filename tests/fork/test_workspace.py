@@ -148,12 +148,19 @@ def test_materialize_keeps_unrefreshed_work(minimal_repo):
   assert (backup / 'src/google/adk/version.py').read_text() == '# uncommitted\n'
 
 
+# Export needs an author; these tests must not depend on the machine's git
+# identity.
+_AUTHOR = 'Test Contributor <contributor@example.com>'
+
+
 def test_export_makes_patches_that_apply_to_pristine_upstream(
     minimal_repo, tmp_path
 ):
   project = project_lib.load_project(minimal_repo)
 
-  written = export.export(project, tmp_path / 'prs', include_fork_only=True)
+  written = export.export(
+      project, tmp_path / 'prs', include_fork_only=True, author=_AUTHOR
+  )
 
   assert [p.name for p in written] == ['0001-fork-version-label.patch']
   text = written[0].read_text()
@@ -161,6 +168,7 @@ def test_export_makes_patches_that_apply_to_pristine_upstream(
       'Subject: [PATCH] chore: label the build as the google-adk fork' in text
   )
   assert 'Testing plan:' in text
+  assert 'From: Test Contributor <contributor@example.com>' in text
   # Apply it the way an upstream maintainer would: `git am` on v2.13.0.
   upstream_repo = _pristine_upstream_repo(project, tmp_path / 'adk-python')
   git.run(upstream_repo, 'am', '-q', str(written[0]), env=git.TOOL_IDENTITY)
@@ -181,13 +189,16 @@ def test_export_makes_patches_that_apply_to_pristine_upstream(
 def test_export_skips_fork_only_changes_by_default(minimal_repo, tmp_path):
   project = project_lib.load_project(minimal_repo)
 
-  assert export.export(project, tmp_path / 'prs') == []
+  assert export.export(project, tmp_path / 'prs', author=_AUTHOR) == []
 
 
 def test_stacked_pr_applies_on_top_of_the_pr_it_depends_on(repo_copy, tmp_path):
   project = project_lib.load_project(repo_copy)
 
-  written = {p.name: p for p in export.export(project, tmp_path / 'prs')}
+  written = {
+      p.name: p
+      for p in export.export(project, tmp_path / 'prs', author=_AUTHOR)
+  }
 
   filter_pr = next(n for n in written if n.endswith('-visibility-filter.patch'))
   event_pr = next(n for n in written if n.endswith('-visibility.patch'))
@@ -209,7 +220,10 @@ def test_pr_stacked_on_several_prs_applies_after_all_of_them(
 ):
   project = project_lib.load_project(repo_copy)
 
-  written = {p.name: p for p in export.export(project, tmp_path / 'prs')}
+  written = {
+      p.name: p
+      for p in export.export(project, tmp_path / 'prs', author=_AUTHOR)
+  }
 
   upstream_repo = _pristine_upstream_repo(project, tmp_path / 'adk-python')
   # A PR with two dependencies is sent after both: the three apply as a

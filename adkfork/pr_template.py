@@ -1,0 +1,133 @@
+"""Writes a PR's commit message in the shape of upstream's PR template.
+
+Upstream asks each pull request for: the issue it fixes (or a description of
+the change: the problem and the solution), a testing plan (unit tests, with
+a summary of the pytest results, and manual end-to-end tests) and a
+checklist. The manifest holds each part in its own field; this module puts
+them together, so every exported patch reads the same way.
+"""
+
+from __future__ import annotations
+
+from . import queue
+
+# The line the testing plan carries until the gate has run the PR's tests.
+# `gate` replaces exactly this line with pytest's summary, so keep it on one
+# line and unique.
+TEST_SUMMARY_PLACEHOLDER = (
+    'pytest summary: not recorded yet; `python -m adkfork gate` runs the'
+    ' tests and fills it in.'
+)
+
+_CONTRIBUTING = 'https://github.com/google/adk-python/blob/main/CONTRIBUTING.md'
+
+
+def _box(checked: bool, text: str) -> str:
+  return f'- [{"x" if checked else " "}] {text}'
+
+
+def _section(title: str, text: str) -> list[str]:
+  return [f'### {title}', '', text.strip(), '']
+
+
+def render_message(
+    pr: queue.PullRequest, test_summary: str | None = None
+) -> str:
+  """Returns the commit message (subject, blank line, body) for a PR.
+
+  Args:
+    pr: The manifest entry.
+    test_summary: pytest's summary line of the PR's tests (e.g. `12 passed
+      in 3.1s`), or None for the placeholder line the gate fills in later.
+
+  Returns:
+    The message, ending with a newline.
+  """
+  if not pr.uses_template:
+    # An entry not yet moved to the template fields keeps its own text.
+    return f'{pr.subject}\n\n{pr.body}'
+  lines = [
+      (
+          '**Please ensure you have read the [contribution'
+          f' guide]({_CONTRIBUTING}) before creating a pull request.**'
+      ),
+      '',
+      '### Link to Issue or Description of Change',
+      '',
+  ]
+  if pr.issue is not None:
+    lines += [f'Fixes #{pr.issue}', '']
+  lines += ['**Problem:**', '', pr.problem.strip(), '']
+  lines += ['**Solution:**', '', pr.solution.strip(), '']
+  lines += ['### Testing Plan', '', pr.testing.strip(), '']
+  lines += [
+      '**Unit Tests:**',
+      '',
+      _box(bool(pr.tests), 'I have added or updated unit tests for my change.'),
+      # Only the PR's own tests have run; the whole suite is the author's
+      # to run before ticking this.
+      _box(False, 'All unit tests pass locally.'),
+      '',
+  ]
+  lines += [f'- `{path}`' for path in pr.tests]
+  if pr.tests:
+    lines.append('')
+  summary = (
+      TEST_SUMMARY_PLACEHOLDER
+      if test_summary is None
+      else _summary_line(test_summary)
+  )
+  lines += [summary, '']
+  lines += ['**Manual End-to-End (E2E) Tests:**', '', pr.e2e.strip(), '']
+  if pr.docs:
+    lines += _section('Documentation', pr.docs)
+  lines += [
+      '### Checklist',
+      '',
+      _box(False, 'I have read the CONTRIBUTING.md document.'),
+      _box(False, 'I have performed a self-review of my own code.'),
+      _box(
+          False,
+          'I have commented my code, particularly in hard-to-understand areas.',
+      ),
+      _box(
+          bool(pr.tests),
+          'I have added tests that prove my fix is effective or that my'
+          ' feature works.',
+      ),
+      _box(False, 'New and existing unit tests pass locally with my changes.'),
+      _box(
+          bool(pr.e2e.strip()), 'I have manually tested my changes end-to-end.'
+      ),
+      '',
+  ]
+  if pr.depends_on or pr.size_reason:
+    context = []
+    if pr.depends_on:
+      context.append(
+          'Builds on: ' + ', '.join(f'`{d}`' for d in pr.depends_on) + '.'
+      )
+    if pr.size_reason:
+      context.append(f'Size: {pr.size_reason}')
+    lines += _section('Additional context', '\n\n'.join(context))
+  return f'{pr.subject}\n\n' + '\n'.join(lines).rstrip('\n') + '\n'
+
+
+def _summary_line(test_summary: str) -> str:
+  return f'pytest summary of the tests above: `{test_summary}`'
+
+
+def fill_test_summary(patch_text: str, test_summary: str) -> str:
+  """Puts pytest's summary into an exported patch in place of the placeholder.
+
+  Args:
+    patch_text: A patch `export` wrote from template fields.
+    test_summary: pytest's summary line of the PR's tests.
+
+  Returns:
+    The patch with the summary line filled in; a patch without the
+    placeholder is returned unchanged.
+  """
+  head, separator, diff = patch_text.partition('\n---\n')
+  head = head.replace(TEST_SUMMARY_PLACEHOLDER, _summary_line(test_summary), 1)
+  return head + separator + diff

@@ -1,0 +1,393 @@
+"""The gate's own rules, on small inputs (the gate itself runs in CI)."""
+
+from __future__ import annotations
+
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from adkfork import export
+from adkfork import gate
+from adkfork import pr_template
+from adkfork import project as project_lib
+from adkfork import queue
+from adkfork.errors import ForkBuildError
+
+_ADKFORK = pathlib.Path(__file__).resolve().parents[2] / 'adkfork'
+
+
+def _pr(**fields) -> queue.PullRequest:
+  values = dict(
+      id='feature',
+      subject='feat(agents): add a feature',
+      status='not-yet-sent',
+      patches=['0002-feature.patch'],
+      modules=[],
+      tests=['tests/unittests/test_feature.py'],
+      issue=123,
+      problem='Agents cannot do X.\n',
+      solution='Add Y.\n',
+      testing='The tests run Y through a Runner.\n',
+      e2e='`adk run sample` prints Z.\n',
+  )
+  values.update(fields)
+  return queue.PullRequest(**values)
+
+
+def test_mypy_diff_ignores_moved_lines_and_counts_repeats():
+  base = gate.mypy_errors(
+      'src/a.py:10: error: Bad thing  [misc]\n'
+      'src/a.py:11: note: See here\n'
+      'src/b.py:3:5: error: Name "x" already defined on line 1  [no-redef]\n'
+  )
+  changed = gate.mypy_errors(
+      'src/a.py:20: error: Bad thing  [misc]\n'
+      'src/a.py:30: error: Bad thing  [misc]\n'
+      'src/b.py:9:5: error: Name "x" already defined on line 7  [no-redef]\n'
+      'src/c.py:1: error: New problem  [arg-type]\n'
+  )
+
+  assert gate.new_errors(base, changed) == [
+      'src/a.py: error: Bad thing  [misc]',
+      'src/c.py: error: New problem  [arg-type]',
+  ]
+  assert gate.new_errors(changed, base) == []
+
+
+def test_mypy_diff_ignores_the_order_of_literal_members():
+  first = 'src/a.py:5: error: has type "Literal[E.B, E.A] | None"  [assignment]'
+  second = (
+      'src/a.py:9: error: has type "Literal[E.A, E.B] | None"  [assignment]'
+  )
+
+  assert (
+      gate.new_errors(gate.mypy_errors(first), gate.mypy_errors(second)) == []
+  )
+
+
+def test_numstat_sums_added_and_deleted_lines_and_skips_binary_files():
+  numstat = 'a\tb\n10\t2\tsrc/a.py\n-\t-\tdocs/image.png\n5\t0\ttests/t.py\n'
+
+  assert gate.parse_numstat(numstat) == (15, 2)
+
+
+@pytest.mark.parametrize(
+    ('size', 'reason', 'fails'),
+    [
+        (600, '', False),
+        (601, '', True),
+        (601, 'One schema change; splitting breaks the build.', False),
+        (1000, 'a reason', False),
+        (1001, 'a reason', True),
+    ],
+)
+def test_size_rule(size, reason, fails):
+  problem = gate.size_problem(_pr(size_reason=reason), size)
+
+  assert (problem is not None) == fails
+  if fails:
+    assert str(size) in problem
+
+
+def test_dependency_order_is_transitive_and_lists_each_pr_once():
+  prs = {
+      'a': _pr(id='a'),
+      'b': _pr(id='b', depends_on=['a']),
+      'c': _pr(id='c', depends_on=['a']),
+      'd': _pr(id='d', depends_on=['b', 'c']),
+  }
+
+  assert gate.dependency_order(prs['d'], prs) == ['a', 'b', 'c']
+  assert gate.dependency_order(prs['a'], prs) == []
+
+
+@pytest.mark.parametrize(
+    ('output', 'summary'),
+    [
+        ('...\n12 passed in 3.10s\n', '12 passed in 3.10s'),
+        (
+            '== 2 failed, 41 passed, 1 warning in 33.62s ==\n',
+            '2 failed, 41 passed, 1 warning in 33.62s',
+        ),
+        ('no tests ran in 0.01s\n', 'no tests ran in 0.01s'),
+        ('ImportError: boom\n', None),
+    ],
+)
+def test_pytest_summary_line(output, summary):
+  assert gate.pytest_summary(output) == summary
+
+
+def test_message_follows_the_template_sections():
+  message = pr_template.render_message(_pr(docs='google/adk-docs#9\n'))
+  subject, blank, *body = message.splitlines()
+  text = '\n'.join(body)
+
+  assert subject == 'feat(agents): add a feature'
+  assert blank == ''
+  assert 'Fixes #123' in text
+  sections = [
+      '### Link to Issue or Description of Change',
+      '**Problem:**',
+      '**Solution:**',
+      '### Testing Plan',
+      '**Unit Tests:**',
+      '**Manual End-to-End (E2E) Tests:**',
+      '### Documentation',
+      '### Checklist',
+  ]
+  positions = [text.index(section) for section in sections]
+  assert positions == sorted(positions)
+  assert '- [x] I have added or updated unit tests for my change.' in text
+  assert '- [ ] All unit tests pass locally.' in text
+  assert pr_template.TEST_SUMMARY_PLACEHOLDER in text
+  assert '`adk run sample` prints Z.' in text
+
+
+def test_gate_fills_in_the_summary_of_the_prs_tests():
+  message = pr_template.render_message(_pr())
+  patch = (
+      f'From 0 Mon Sep 17 00:00:00 2001\nSubject: x\n\n{message}---\n diff\n'
+  )
+
+  filled = pr_template.fill_test_summary(patch, '12 passed in 3.10s')
+
+  assert pr_template.TEST_SUMMARY_PLACEHOLDER not in filled
+  assert 'pytest summary of the tests above: `12 passed in 3.10s`' in filled
+  # Only the PR's tests ran, not the whole suite the boxes speak of.
+  assert '- [ ] All unit tests pass locally.' in filled
+  assert filled.endswith('---\n diff\n')
+  assert pr_template.fill_test_summary(filled, '1 failed in 1s') == filled
+
+
+def test_free_text_body_is_kept_and_reported_by_the_gate():
+  pr = _pr(problem='', solution='', testing='', e2e='', body='Old text.\n')
+
+  assert pr_template.render_message(pr) == (
+      'feat(agents): add a feature\n\nOld text.\n'
+  )
+  assert gate.description_problems(pr)
+  assert not gate.description_problems(_pr())
+
+
+def _manifest_repo(tmp_path: pathlib.Path, entry: str) -> project_lib.Project:
+  root = tmp_path / 'repo'
+  (root / 'patches').mkdir(parents=True)
+  (root / 'pyproject.toml').write_text(
+      (_ADKFORK.parent / 'pyproject.toml').read_text()
+  )
+  (root / 'patches' / 'upstream-prs.toml').write_text(entry)
+  return project_lib.load_project(root)
+
+
+_VALID_ENTRY = """
+[[pr]]
+id = "feature"
+status = "not-yet-sent"
+subject = "feat: x"
+patches = [ "0002-x.patch" ]
+issue = 5
+problem = "p"
+solution = "s"
+testing = "t"
+e2e = "e"
+"""
+
+
+def test_manifest_reads_the_template_fields(tmp_path):
+  [pr] = queue.read_manifest(_manifest_repo(tmp_path, _VALID_ENTRY))
+
+  assert (pr.issue, pr.problem, pr.e2e, pr.size_reason) == (5, 'p\n', 'e\n', '')
+  assert pr.uses_template
+
+
+@pytest.mark.parametrize(
+    ('change', 'named'),
+    [
+        (('issue = 5', 'issue = "#5"'), '`issue`'),
+        (('issue = 5\n', ''), '`issue` is missing'),
+        (('e2e = "e"\n', ''), '`e2e`'),
+        (('testing = "t"', 'testing = "a\\n---\\nb"'), '`testing` has a line'),
+        (
+            ('patches = [ "0002-x.patch" ]', 'patches = "0002-x.patch"'),
+            '`patches`',
+        ),
+        (('e2e = "e"', 'e2e = "e"\nsize_reason = "x"'), 'unknown field'),
+    ],
+)
+def test_malformed_entry_names_the_entry_and_the_field(tmp_path, change, named):
+  entry = _VALID_ENTRY.replace(*change)
+  project = _manifest_repo(tmp_path, entry)
+
+  with pytest.raises(ForkBuildError) as error:
+    queue.read_manifest(project)
+
+  assert "PR 'feature'" in str(error.value)
+  assert named in str(error.value)
+
+
+def test_fork_only_entries_need_no_issue(tmp_path):
+  entry = _VALID_ENTRY.replace('issue = 5\n', '').replace(
+      'not-yet-sent', 'fork-only'
+  )
+
+  [pr] = queue.read_manifest(_manifest_repo(tmp_path, entry))
+
+  assert pr.issue is None
+
+
+@pytest.fixture
+def no_git_identity(tmp_path, monkeypatch) -> pathlib.Path:
+  """A git repository, with no user configured anywhere git looks."""
+  monkeypatch.setenv('GIT_CONFIG_GLOBAL', str(tmp_path / 'no-global'))
+  monkeypatch.setenv('GIT_CONFIG_NOSYSTEM', '1')
+  for name in ('NAME', 'EMAIL'):
+    for role in ('AUTHOR', 'COMMITTER'):
+      monkeypatch.delenv(f'GIT_{role}_{name}', raising=False)
+  monkeypatch.delenv('EMAIL', raising=False)
+  root = tmp_path / 'checkout'
+  root.mkdir()
+  subprocess.run(['git', 'init', '-q', str(root)], check=True)
+  return root
+
+
+def test_author_without_identity_is_a_clear_error(no_git_identity):
+  with pytest.raises(ForkBuildError, match='--author "Name <email>"'):
+    export.resolve_author(no_git_identity)
+
+
+def test_author_flag_wins_and_is_checked(no_git_identity):
+  identity = export.resolve_author(no_git_identity, 'Ada L <ada@example.com>')
+
+  assert identity['GIT_AUTHOR_NAME'] == 'Ada L'
+  assert identity['GIT_COMMITTER_EMAIL'] == 'ada@example.com'
+  with pytest.raises(ForkBuildError, match='is not `Name <email>`'):
+    export.resolve_author(no_git_identity, 'ada@example.com')
+
+
+def test_author_comes_from_the_repository_identity(no_git_identity):
+  for key, value in (('user.name', 'Grace H'), ('user.email', 'g@example.com')):
+    subprocess.run(
+        ['git', '-C', str(no_git_identity), 'config', key, value], check=True
+    )
+
+  identity = export.resolve_author(no_git_identity)
+
+  assert identity['GIT_AUTHOR_NAME'] == 'Grace H'
+  assert identity['GIT_AUTHOR_EMAIL'] == 'g@example.com'
+
+
+def test_unittests_conftest_sets_up_like_upstreams(tmp_path):
+  tests = tmp_path / 'tests'
+  tests.mkdir()
+  (tests / 'conftest.py').write_text(
+      (_ADKFORK / 'unittests_conftest.py').read_text()
+  )
+  (tests / 'test_sample.py').write_text(textwrap.dedent("""\
+      import os
+      from unittest import mock
+
+      def test_session_settings():
+        assert os.environ['GOOGLE_API_KEY'] == 'fake_google_api_key'
+        assert os.environ['ADK_ALLOW_WIP_FEATURES'] == 'true'
+        assert os.environ['GOOGLE_GENAI_USE_ENTERPRISE'] == '0'
+
+      def test_backends(env_variables):
+        assert os.environ['GOOGLE_GENAI_USE_ENTERPRISE'] in ('0', '1')
+
+      def test_leaks_a_patch():
+        mock.patch('os.getcwd', return_value='/nowhere').start()
+
+      def test_after_the_leak():
+        assert os.getcwd() != '/nowhere'
+      """))
+
+  result = subprocess.run(
+      [sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', '-rA'],
+      cwd=tmp_path,
+      capture_output=True,
+      text=True,
+  )
+
+  assert 'test_backends[GOOGLE_AI]' in result.stdout
+  assert 'test_backends[VERTEX]' in result.stdout
+  assert 'left 1 started mock patch(es) in place: os.getcwd' in result.stdout
+  assert gate.pytest_summary(result.stdout).startswith('5 passed, 1 error')
+
+
+def _run_with_gate_plugin(tmp_path, tree, test_text, extra_path=None):
+  plugins = tmp_path / 'plugins'
+  plugins.mkdir()
+  (plugins / 'adkfork_gate_plugin.py').write_text(
+      (_ADKFORK / 'gate_pytest_plugin.py').read_text()
+  )
+  (tmp_path / 'test_sample.py').write_text(textwrap.dedent(test_text))
+  return subprocess.run(
+      [
+          sys.executable,
+          '-m',
+          'pytest',
+          '-q',
+          '-p',
+          'no:cacheprovider',
+          '-p',
+          'adkfork_gate_plugin',
+          'test_sample.py',
+      ],
+      cwd=tmp_path,
+      env={
+          'PATH': '/usr/bin:/bin',
+          'PYTHONPATH': f'{tree / "src"}:{plugins}:{extra_path or ""}',
+          'ADKFORK_GATE_TREE': str(tree),
+      },
+      capture_output=True,
+      text=True,
+  )
+
+
+def test_gate_plugin_turns_the_network_off_but_not_loopback(tmp_path):
+  tree = tmp_path / 'tree'
+  (tree / 'src' / 'google' / 'adk').mkdir(parents=True)
+  (tree / 'src' / 'google' / 'adk' / '__init__.py').write_text('')
+
+  result = _run_with_gate_plugin(
+      tmp_path,
+      tree,
+      """\
+      import socket
+      import pytest
+
+      def test_remote_is_refused():
+        with pytest.raises(OSError, match='network access is off'):
+          socket.create_connection(('192.0.2.1', 80), timeout=1)
+        with pytest.raises(OSError, match='network access is off'):
+          socket.getaddrinfo('example.com', 443)
+
+      def test_loopback_works():
+        server = socket.socket()
+        server.bind(('127.0.0.1', 0))
+        server.listen()
+        socket.create_connection(server.getsockname(), timeout=1).close()
+        server.close()
+      """,
+  )
+
+  assert gate.pytest_summary(result.stdout) is not None, result.stderr
+  assert gate.pytest_summary(result.stdout).startswith('2 passed')
+
+
+def test_gate_plugin_refuses_a_run_against_another_google_adk(tmp_path):
+  tree = tmp_path / 'tree'
+  (tree / 'src').mkdir(parents=True)
+  elsewhere = tmp_path / 'elsewhere'
+  (elsewhere / 'google' / 'adk').mkdir(parents=True)
+  (elsewhere / 'google' / 'adk' / '__init__.py').write_text('')
+
+  result = _run_with_gate_plugin(
+      tmp_path, tree, 'def test_anything():\n  pass\n', extra_path=elsewhere
+  )
+
+  assert result.returncode != 0
+  assert 'not from the tree under test' in result.stderr
