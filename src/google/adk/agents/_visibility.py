@@ -145,8 +145,8 @@ class VisibilityIndex:
     invocation paused with nobody able to resume it. Every other event has the
     visibility of the agent or node that produced it, which also gives a
     function response the visibility of the agent whose call it answers, since
-    that agent authors it. Events this tree cannot place stay user-facing, as
-    they are upstream.
+    that agent authors it. Events this tree cannot place stay user-facing,
+    as every event is without this mark.
 
     Args:
       event: The event to classify.
