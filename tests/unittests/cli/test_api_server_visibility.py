@@ -98,7 +98,7 @@ def _client_fixture(tmp_path: Path) -> Iterator[TestClient]:
 
 def _create_session(client: TestClient, session_id: str) -> None:
   response = client.post(
-      f'/apps/{_APP}/users/{_USER}/sessions/{session_id}', json={}
+      f'/apps/{_APP}/users/{_USER}/sessions', json={'session_id': session_id}
   )
   assert response.status_code == 200, response.text
 

@@ -12,12 +12,10 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""``Event.visibility`` through ``VertexAiSessionService``.
+"""``Event.visibility`` through ``VertexAiSessionService``'s two storage paths.
 
-The service stores an event as ``raw_event`` when the SDK accepts it, and field
-by field when the SDK rejects it. A fake client keeps events in memory as the
-SDK's own ``SessionEvent`` objects and, in the second case, rejects a config
-that carries ``raw_event`` as older SDKs do.
+A fake client keeps the SDK's ``SessionEvent`` objects in memory and can reject
+``raw_event`` as older SDKs do, which makes the service store field by field.
 """
 
 from __future__ import annotations
@@ -187,11 +185,6 @@ async def _read_back(sessions: _FakeSessions) -> list[Event]:
   return session.events
 
 
-def _text(event: Event) -> str:
-  parts = event.content.parts if event.content and event.content.parts else []
-  return ''.join(part.text or '' for part in parts)
-
-
 @pytest.mark.parametrize('accepts_raw_event', [True, False])
 async def test_internal_events_read_back_internal(accepts_raw_event: bool):
   sessions = _FakeSessions(accepts_raw_event)
@@ -199,12 +192,17 @@ async def test_internal_events_read_back_internal(accepts_raw_event: bool):
 
   stored = await _read_back(sessions)
 
-  assert [(e.author, _text(e), e.is_user_facing) for e in stored] == [
+  assert [
+      (e.author, e.content.parts[0].text, e.is_user_facing) for e in stored
+  ] == [
       ('user', 'book it', True),
       ('classifier', _INTERNAL_TEXT, False),
       ('booker', _USER_TEXT, True),
   ]
   assert [e.visibility for e in stored] == [None, 'internal', None]
+  [written] = sessions.events.stored.values()
+  assert [bool(e.raw_event) for e in written] == [accepts_raw_event] * 3
+  assert sessions.events.rejected_configs == (0 if accepts_raw_event else 3)
   # The field-by-field path names events by their resource id, so match the
   # yielded events by position.
   assert [e.custom_metadata for e in stored[1:]] == [
@@ -213,21 +211,6 @@ async def test_internal_events_read_back_internal(accepts_raw_event: bool):
   assert stored[1].custom_metadata == _RUN_METADATA
   for event in stored[::2]:
     assert 'visibility' not in event.model_dump()
-
-
-@pytest.mark.parametrize('accepts_raw_event', [True, False])
-async def test_each_path_stores_what_it_reads(accepts_raw_event: bool):
-  sessions = _FakeSessions(accepts_raw_event)
-  await _run_pipeline(_FakeBackedService(sessions))
-
-  [stored] = sessions.events.stored.values()
-  raw = [event.raw_event for event in stored]
-  if accepts_raw_event:
-    assert [r and r.get('visibility') for r in raw] == [None, 'internal', None]
-    assert sessions.events.rejected_configs == 0
-  else:
-    assert raw == [None, None, None]
-    assert sessions.events.rejected_configs == len(stored)
 
 
 async def test_field_by_field_keeps_user_metadata_beside_compaction_keys():
