@@ -14,11 +14,13 @@
 
 """Stores ``Event.visibility`` where a storage layout has no place for it.
 
-The legacy database schema stores an event as one column per field and its
-layout is frozen: adding a column would make the tables differ from the ones
-every other ADK version expects. The visibility travels in the
-``custom_metadata`` column instead, under an ADK-internal key, which versions
-that do not know it keep as opaque metadata and strip from API responses.
+Two layouts store an event field by field and cannot grow a field: the legacy
+database schema (one column per field; a new column would make the tables
+differ from the ones every other ADK version expects) and the Vertex AI
+sessions API when the installed SDK rejects ``raw_event`` (the API defines the
+fields). The visibility travels in ``custom_metadata`` instead, under an
+ADK-internal key, which versions that do not know it keep as opaque metadata
+and strip from API responses.
 """
 
 from __future__ import annotations

@@ -1,0 +1,258 @@
+"""``visibility_mode`` over HTTP, against ``adk api_server`` run as a process.
+
+The unit tests drive the same endpoints through FastAPI's ``TestClient``; this
+checks the real server: the console script, uvicorn and a SQLite session store.
+
+The server is started on loopback with an agent folder written by the test: a
+``SequentialAgent`` whose scripted model streams its reply word by word. The
+internal agent speaks a word that the user-facing agent never says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+import os
+from pathlib import Path
+import shutil
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+
+import httpx
+import pytest
+
+_APP = 'pipeline_app'
+_INTERNAL_TEXT = 'verdict quokka-4471 premium-fare'
+_INTERNAL_WORDS = [w.encode() for w in _INTERNAL_TEXT.split(' ')]
+_USER_TEXT = 'your flight to Oslo is booked'
+_STARTUP_TIMEOUT_S = 120
+_REQUEST_TIMEOUT_S = 60
+_SHUTDOWN_TIMEOUT_S = 15
+
+_AGENT_PY = textwrap.dedent(f"""
+    import warnings
+
+    from google.adk.agents.llm_agent import LlmAgent
+    from google.adk.agents.sequential_agent import SequentialAgent
+    from google.adk.models.base_llm import BaseLlm
+    from google.adk.models.llm_response import LlmResponse
+    from google.genai import types
+
+
+    class ScriptedLlm(BaseLlm):
+      model: str = 'scripted-llm'
+      reply: str = ''
+
+      async def generate_content_async(self, llm_request, stream=False):
+        if stream:
+          for word in self.reply.split(' '):
+            yield LlmResponse(
+                content=types.ModelContent(parts=[types.Part(text=word + ' ')]),
+                partial=True,
+            )
+        yield LlmResponse(
+            content=types.ModelContent(parts=[types.Part(text=self.reply)])
+        )
+
+
+    with warnings.catch_warnings():
+      warnings.simplefilter('ignore', DeprecationWarning)
+      root_agent = SequentialAgent(
+          name='pipeline',
+          sub_agents=[
+              LlmAgent(
+                  name='classifier',
+                  model=ScriptedLlm(reply={_INTERNAL_TEXT!r}),
+              ),
+              LlmAgent(
+                  name='booker',
+                  model=ScriptedLlm(reply={_USER_TEXT!r}),
+              ),
+          ],
+      )
+""")
+
+
+def _adk_command() -> list[str]:
+  """The ``adk`` console script when installed, else the CLI module."""
+  script = Path(sys.executable).with_name(
+      'adk.exe' if os.name == 'nt' else 'adk'
+  )
+  if script.exists():
+    return [str(script)]
+  found = shutil.which('adk', path=str(Path(sys.executable).parent))
+  if found:
+    return [found]
+  return [sys.executable, '-m', 'google.adk.cli']
+
+
+def _free_port() -> int:
+  with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+    sock.bind(('127.0.0.1', 0))
+    return sock.getsockname()[1]
+
+
+def _wait_until_serving(
+    process: subprocess.Popen[bytes], base_url: str, log_path: Path
+) -> None:
+  deadline = time.monotonic() + _STARTUP_TIMEOUT_S
+  while time.monotonic() < deadline:
+    if process.poll() is not None:
+      pytest.fail(
+          f'api_server exited with {process.returncode}:\n'
+          + log_path.read_text(errors='replace')
+      )
+    try:
+      if httpx.get(f'{base_url}/list-apps', timeout=2).status_code == 200:
+        return
+    except httpx.TransportError:
+      pass
+    time.sleep(0.2)
+  pytest.fail(
+      f'api_server did not answer within {_STARTUP_TIMEOUT_S}s:\n'
+      + log_path.read_text(errors='replace')
+  )
+
+
+@pytest.fixture(name='server_url', scope='module')
+def _server_url_fixture(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[str]:
+  tmp_path = tmp_path_factory.mktemp('api_server')
+  agents_dir = tmp_path / 'agents'
+  app_dir = agents_dir / _APP
+  app_dir.mkdir(parents=True)
+  (app_dir / '__init__.py').write_text('from . import agent\n')
+  (app_dir / 'agent.py').write_text(_AGENT_PY)
+  port = _free_port()
+  log_path = tmp_path / 'api_server.log'
+  env = {
+      k: v
+      for k, v in os.environ.items()
+      if k != 'PYTHONSTARTUP' and not k.startswith(('GOOGLE_', 'GEMINI_'))
+  }
+  env['PYTHONWARNINGS'] = 'ignore::DeprecationWarning'
+  with log_path.open('wb') as log:
+    process = subprocess.Popen(
+        _adk_command()
+        + [
+            'api_server',
+            '--host=127.0.0.1',
+            f'--port={port}',
+            f'--session_service_uri=sqlite:///{tmp_path / "sessions.db"}',
+            '--artifact_service_uri=memory://',
+            '--memory_service_uri=memory://',
+            str(agents_dir),
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=tmp_path,
+        env=env,
+    )
+  try:
+    base_url = f'http://127.0.0.1:{port}'
+    _wait_until_serving(process, base_url, log_path)
+    yield base_url
+  finally:
+    process.terminate()
+    try:
+      process.wait(timeout=_SHUTDOWN_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+      process.kill()
+      process.wait(timeout=_SHUTDOWN_TIMEOUT_S)
+
+
+def _create_session(base_url: str, user_id: str, session_id: str) -> None:
+  response = httpx.post(
+      f'{base_url}/apps/{_APP}/users/{user_id}/sessions/{session_id}',
+      json={},
+      timeout=_REQUEST_TIMEOUT_S,
+  )
+  assert response.status_code == 200, response.text
+
+
+def _run_request(
+    user_id: str, session_id: str, text: str = 'book Oslo', **extra: object
+) -> dict[str, object]:
+  return {
+      'app_name': _APP,
+      'user_id': user_id,
+      'session_id': session_id,
+      'new_message': {'role': 'user', 'parts': [{'text': text}]},
+      **extra,
+  }
+
+
+def _run_sse(
+    base_url: str, user_id: str, session_id: str, **extra: object
+) -> bytes:
+  request = _run_request(user_id, session_id, streaming=True, **extra)
+  with httpx.stream(
+      'POST',
+      f'{base_url}/run_sse',
+      json=request,
+      timeout=_REQUEST_TIMEOUT_S,
+  ) as response:
+    assert response.status_code == 200
+    return response.read()
+
+
+def _stored_session_bytes(
+    base_url: str, user_id: str, session_id: str
+) -> bytes:
+  response = httpx.get(
+      f'{base_url}/apps/{_APP}/users/{user_id}/sessions/{session_id}',
+      timeout=_REQUEST_TIMEOUT_S,
+  )
+  assert response.status_code == 200
+  return response.content
+
+
+def test_run_sse_filter_mode_over_http(server_url: str):
+  _create_session(server_url, 'http_user', 'filtered')
+  _create_session(server_url, 'http_user', 'annotated')
+
+  filtered = _run_sse(
+      server_url, 'http_user', 'filtered', visibility_mode='filter'
+  )
+  annotated = _run_sse(server_url, 'http_user', 'annotated')
+
+  assert not [w for w in _INTERNAL_WORDS if w in filtered]
+  assert b'"author":"classifier"' in filtered  # Its event still arrives.
+  assert _USER_TEXT.encode() in filtered
+  assert all(w in annotated for w in _INTERNAL_WORDS)
+  stored = _stored_session_bytes(server_url, 'http_user', 'filtered')
+  assert _INTERNAL_TEXT.encode() in stored
+  assert _USER_TEXT.encode() in stored
+
+
+def test_run_filter_mode_over_http(server_url: str):
+  _create_session(server_url, 'http_user', 'unary')
+
+  response = httpx.post(
+      f'{server_url}/run',
+      json=_run_request('http_user', 'unary', visibility_mode='filter'),
+      timeout=_REQUEST_TIMEOUT_S,
+  )
+
+  assert response.status_code == 200
+  assert not [w for w in _INTERNAL_WORDS if w in response.content]
+  assert _USER_TEXT.encode() in response.content
+  assert [e.get('visibility') for e in response.json()] == ['internal', None]
+  stored = _stored_session_bytes(server_url, 'http_user', 'unary')
+  assert _INTERNAL_TEXT.encode() in stored
+
+
+def test_invalid_visibility_mode_is_rejected_over_http(server_url: str):
+  _create_session(server_url, 'http_user', 'invalid')
+
+  response = httpx.post(
+      f'{server_url}/run_sse',
+      json=_run_request('http_user', 'invalid', 'hi', visibility_mode='hide'),
+      timeout=_REQUEST_TIMEOUT_S,
+  )
+
+  assert response.status_code == 422
+  assert 'annotate' in response.text and 'filter' in response.text
