@@ -56,7 +56,10 @@ def render_message(
       '',
   ]
   if pr.issue is not None:
-    lines += [f'Fixes #{pr.issue}', '']
+    verb = 'Fixes' if pr.issue_relation == 'fixes' else 'Part of'
+    lines += [f'{verb} #{pr.issue}', '']
+  elif pr.no_issue:
+    lines += [pr.no_issue.strip(), '']
   lines += ['**Problem:**', '', pr.problem.strip(), '']
   lines += ['**Solution:**', '', pr.solution.strip(), '']
   lines += ['### Testing Plan', '', pr.testing.strip(), '']

@@ -307,7 +307,8 @@ class PullRequest:
   """One upstream pull request: patches, new modules, tests, description.
 
   The description follows upstream's pull request template: the issue it
-  fixes, the problem, the solution, what the tests cover and the manual
+  fixes or is part of (or, for a change no issue asks for, `no_issue` says
+  why), the problem, the solution, what the tests cover and the manual
   end-to-end evidence. `body` is the older free-text description, used only
   when the template fields are absent.
   """
@@ -320,6 +321,8 @@ class PullRequest:
   tests: list[str]
   depends_on: list[str] = dataclasses.field(default_factory=list)
   issue: int | None = None
+  issue_relation: str = 'fixes'
+  no_issue: str = ''
   problem: str = ''
   solution: str = ''
   testing: str = ''
@@ -340,14 +343,15 @@ class PullRequest:
 
 _STRING_FIELDS = ('id', 'subject', 'status')
 _TEMPLATE_FIELDS = ('problem', 'solution', 'testing', 'e2e')
-_OPTIONAL_TEXT_FIELDS = ('docs', 'size-reason', 'body')
+_OPTIONAL_TEXT_FIELDS = ('docs', 'size-reason', 'no-issue', 'body')
+_ISSUE_RELATIONS = ('fixes', 'part-of')
 _LIST_FIELDS = ('patches', 'modules', 'tests', 'depends-on')
 _KNOWN_FIELDS = frozenset(
     _STRING_FIELDS
     + _TEMPLATE_FIELDS
     + _OPTIONAL_TEXT_FIELDS
     + _LIST_FIELDS
-    + ('issue',)
+    + ('issue', 'issue-relation')
 )
 
 
@@ -391,6 +395,14 @@ def _entry_problems(entry: dict[str, object]) -> list[str]:
         '`issue` must be the upstream issue number, e.g. `issue = 2207`,'
         f' not {issue!r}'
     )
+  relation = entry.get('issue-relation', 'fixes')
+  if relation not in _ISSUE_RELATIONS:
+    problems.append(
+        f'`issue-relation` must be one of {", ".join(_ISSUE_RELATIONS)},'
+        f' not {relation!r}'
+    )
+  if 'issue-relation' in entry and issue is None:
+    problems.append('`issue-relation` needs an `issue`')
   if problems:
     return problems
   uses_template = any(entry.get(key) for key in _TEMPLATE_FIELDS)
@@ -402,10 +414,15 @@ def _entry_problems(entry: dict[str, object]) -> list[str]:
             " upstream's pull request template (problem, solution, testing,"
             ' e2e)'
         )
-    if entry['status'] != 'fork-only' and issue is None:
+    if (
+        entry['status'] != 'fork-only'
+        and issue is None
+        and not str(entry.get('no-issue', '')).strip()
+    ):
       problems.append(
           '`issue` is missing: an upstream PR names the issue it fixes'
-          ' (`issue = N`; the description says `Fixes #N`)'
+          ' (`issue = N`; the description says `Fixes #N`), or says in'
+          ' `no-issue` why none exists'
       )
   return problems
 
@@ -445,6 +462,8 @@ def read_manifest(project: Project) -> list[PullRequest]:
             tests=list(entry.get('tests', [])),
             depends_on=list(entry.get('depends-on', [])),
             issue=entry.get('issue'),
+            issue_relation=entry.get('issue-relation', 'fixes'),
+            no_issue=_text(entry.get('no-issue', '')),
             problem=_text(entry.get('problem', '')),
             solution=_text(entry.get('solution', '')),
             testing=_text(entry.get('testing', '')),

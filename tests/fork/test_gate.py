@@ -238,6 +238,31 @@ def test_fork_only_entries_need_no_issue(tmp_path):
   assert pr.issue is None
 
 
+def test_an_upstream_pr_without_an_issue_says_why(tmp_path):
+  entry = _VALID_ENTRY.replace('issue = 5\n', '')
+
+  with pytest.raises(ForkBuildError, match='`no-issue`'):
+    queue.read_manifest(_manifest_repo(tmp_path, entry))
+
+  reason = 'A crash fix; no issue reports it.'
+  entry = entry.replace('e2e = "e"', f'e2e = "e"\nno-issue = "{reason}"')
+  [pr] = queue.read_manifest(_manifest_repo(tmp_path / 'with-reason', entry))
+  text = pr_template.render_message(pr)
+
+  assert reason in text and 'Fixes #' not in text
+
+
+def test_a_stacked_pr_is_part_of_its_issue(tmp_path):
+  entry = _VALID_ENTRY.replace(
+      'issue = 5\n', 'issue = 5\nissue-relation = "part-of"\n'
+  )
+
+  [pr] = queue.read_manifest(_manifest_repo(tmp_path, entry))
+
+  text = pr_template.render_message(pr)
+  assert 'Part of #5' in text and 'Fixes #5' not in text
+
+
 @pytest.fixture
 def no_git_identity(tmp_path, monkeypatch) -> pathlib.Path:
   """A git repository, with no user configured anywhere git looks."""
