@@ -160,8 +160,11 @@ def description_problems(pr: queue.PullRequest) -> list[str]:
         'description: free text in `body`; give `issue`, `problem`,'
         " `solution`, `testing` and `e2e` instead (upstream's PR template)."
     ]
-  if pr.issue is None:
-    return ['description: no `issue`: name the upstream issue the PR fixes.']
+  if pr.issue is None and not pr.no_issue:
+    return [
+        'description: no `issue`: name the upstream issue the PR fixes, or'
+        ' say in `no-issue` why none exists.'
+    ]
   return []
 
 
@@ -678,6 +681,9 @@ def gate(
       environment), as opposed to a PR failing a check.
   """
   started = time.monotonic()
+  # git am runs in the gate's own tree, so a relative --out must not be read
+  # from there.
+  out = out.resolve()
   known = [pr.id for pr in queue.read_manifest(project) if pr.for_upstream]
   unknown = sorted(set(only or []) - set(known))
   if unknown:

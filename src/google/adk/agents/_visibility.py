@@ -257,9 +257,7 @@ def index_for_invocation(
   return index if isinstance(index, VisibilityIndex) else None
 
 
-def annotate_event(
-    event: Event, invocation_context: InvocationContext
-) -> None:
+def annotate_event(event: Event, invocation_context: InvocationContext) -> None:
   """Marks an event internal when the agent that produced it is internal.
 
   A visibility already set on the event, by the agent that built it or by an
