@@ -321,6 +321,21 @@ class PullRequest:
     return self.status != 'fork-only'
 
 
+# A PR description may be given as these sections instead of one `body`.
+_SECTIONS = (
+    ('problem', 'Problem'),
+    ('solution', 'Solution'),
+    ('testing', 'Testing plan'),
+    ('e2e', 'End-to-end evidence'),
+)
+
+
+def _body_from_sections(entry: dict) -> str:
+  return '\n'.join(
+      f'## {title}\n\n{entry[key].strip()}\n' for key, title in _SECTIONS
+  )
+
+
 def read_manifest(project: Project) -> list[PullRequest]:
   """Reads `patches/upstream-prs.toml`, the map from PRs to files.
 
@@ -334,6 +349,8 @@ def read_manifest(project: Project) -> list[PullRequest]:
     raise ForkBuildError(f'Cannot read {path}: {e}') from e
   prs = []
   for entry in data.get('pr', []):
+    if 'body' not in entry and all(k in entry for k, _ in _SECTIONS):
+      entry = {**entry, 'body': _body_from_sections(entry)}
     missing = [k for k in ('id', 'subject', 'status', 'body') if k not in entry]
     if missing:
       raise ForkBuildError(

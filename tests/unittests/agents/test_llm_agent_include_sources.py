@@ -18,27 +18,21 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator
 import json
-import logging
 from pathlib import Path
 import textwrap
 from typing import Any
-import uuid
 import warnings
 
 from google.adk.agents import config_agent_utils
 from google.adk.agents.llm_agent import LlmAgent
-from google.adk.agents.sequential_agent import SequentialAgent
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
-from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.genai import types
 from pydantic import Field
 import pytest
-
-_SOURCES_LOGGER = 'google_adk.google.adk.agents._include_sources'
 
 
 class _EchoModel(BaseLlm):
@@ -80,12 +74,6 @@ async def _run(root: Any, message: str) -> None:
       new_message=types.Content(role='user', parts=[types.Part(text=message)]),
   ):
     pass
-
-
-def _sequential(name: str, *agents: LlmAgent) -> SequentialAgent:
-  with warnings.catch_warnings():
-    warnings.simplefilter('ignore', DeprecationWarning)
-    return SequentialAgent(name=name, sub_agents=list(agents))
 
 
 class TestValidation:
@@ -259,86 +247,3 @@ class TestConfig:
         'items': {'type': 'string'},
         'type': 'array',
     }
-
-
-def _unknown_name_warnings(caplog) -> list[str]:
-  return [
-      record.getMessage()
-      for record in caplog.records
-      if record.name == _SOURCES_LOGGER and record.levelno == logging.WARNING
-  ]
-
-
-class TestUnknownNameWarning:
-
-  @pytest.mark.asyncio
-  async def test_typo_is_reported_once_with_a_suggestion(self, caplog):
-    suffix = uuid.uuid4().hex[:6]
-    classifier = LlmAgent(name='classifier', model=_EchoModel())
-    booker = LlmAgent(
-        name='booker',
-        model=_EchoModel(),
-        include_sources=['user', 'clasifier'],
-    )
-    root = _sequential(f'pipeline_{suffix}', classifier, booker)
-
-    with caplog.at_level(logging.WARNING, logger=_SOURCES_LOGGER):
-      await _run(root, 'first')
-      await _run(root, 'second')
-
-    messages = _unknown_name_warnings(caplog)
-    assert len(messages) == 1
-    assert "'booker' lists 'clasifier'" in messages[0]
-    assert "Did you mean 'classifier'?" in messages[0]
-
-  @pytest.mark.asyncio
-  async def test_reserved_and_tree_names_are_not_reported(self, caplog):
-    suffix = uuid.uuid4().hex[:6]
-    classifier = LlmAgent(name='classifier', model=_EchoModel())
-    booker = LlmAgent(
-        name='booker',
-        model=_EchoModel(),
-        include_sources=['user', 'self', 'classifier', 'booker'],
-    )
-    root = _sequential(f'pipeline_{suffix}', classifier, booker)
-
-    with caplog.at_level(logging.WARNING, logger=_SOURCES_LOGGER):
-      await _run(root, 'hello')
-
-    assert not _unknown_name_warnings(caplog)
-
-  @pytest.mark.asyncio
-  async def test_workflow_node_names_are_known(self, caplog):
-    suffix = uuid.uuid4().hex[:6]
-    classifier = LlmAgent(name='classifier', model=_EchoModel())
-    booker = LlmAgent(
-        name='booker',
-        model=_EchoModel(),
-        include_sources=['classifier', 'ghost'],
-    )
-    flow = Workflow(name=f'flow_{suffix}', edges=[(START, classifier, booker)])
-
-    with caplog.at_level(logging.WARNING, logger=_SOURCES_LOGGER):
-      await _run(flow, 'hello')
-
-    messages = _unknown_name_warnings(caplog)
-    assert len(messages) == 1
-    assert "lists 'ghost'" in messages[0]
-    assert 'Known names:' in messages[0] and "'classifier'" in messages[0]
-
-  @pytest.mark.asyncio
-  async def test_a_second_typo_in_the_same_tree_is_not_hidden(self, caplog):
-    suffix = uuid.uuid4().hex[:6]
-    booker = LlmAgent(
-        name='booker', model=_EchoModel(), include_sources=['usr', 'slef']
-    )
-    root = _sequential(f'pipeline_{suffix}', booker)
-
-    with caplog.at_level(logging.WARNING, logger=_SOURCES_LOGGER):
-      await _run(root, 'first')
-      await _run(root, 'second')
-
-    messages = _unknown_name_warnings(caplog)
-    assert len(messages) == 2
-    assert "Did you mean 'user'?" in messages[0]
-    assert "Did you mean 'self'?" in messages[1]
