@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import pathlib
-import textwrap
 
 from click.testing import CliRunner
 from google.adk.cli.cli_tools_click import main
@@ -41,9 +40,11 @@ root_agent = SequentialAgent(name='router', sub_agents=[classifier, booker])
 """
 
 _WARNING_ONLY = _HEADER + """\
-researcher = LlmAgent(name='researcher', model='gemini-2.5-flash')
+researcher = LlmAgent(name='researcher', model='gemini-2.5-flash',
+                      output_key='notes')
 writer = LlmAgent(name='writer', model='gemini-2.5-flash',
-                  include_sources=['user', 'self'])
+                  instruction='Write from {notes}.',
+                  include_sources=['user', 'self', 'reseacher'])
 root_agent = SequentialAgent(name='pipeline', sub_agents=[researcher, writer])
 """
 
@@ -69,6 +70,12 @@ def _folder(tmp_path: pathlib.Path, name: str, source: str) -> str:
 
 def _check(*args: str):
   return CliRunner().invoke(main, ['check', *args], catch_exceptions=False)
+
+
+def test_the_command_is_listed_in_adk_help():
+  result = CliRunner().invoke(main, ['--help'])
+
+  assert 'check' in result.stdout.split()
 
 
 def test_table_lists_the_error_in_80_columns_and_exits_1(tmp_path):
@@ -98,13 +105,16 @@ def test_json_is_the_only_stdout(tmp_path):
 
 
 def test_warnings_do_not_fail_unless_strict(tmp_path):
-  folder = _folder(tmp_path, 'unused_reply', _WARNING_ONLY)
+  folder = _folder(tmp_path, 'typo_in_sources', _WARNING_ONLY)
 
   relaxed = _check(folder)
   strict = _check('--strict', folder)
 
   assert relaxed.exit_code == 0
-  assert 'warning  ADK-D102  researcher' in relaxed.stdout
+  assert 'warning  ADK-D104  writer' in relaxed.stdout
+  assert relaxed.stdout.splitlines()[-1] == (
+      'pipeline: 0 errors, 1 warning, 0 infos.'
+  )
   assert strict.exit_code == 1
 
 
@@ -116,14 +126,15 @@ def test_an_app_with_no_problems_exits_0(tmp_path):
 
 
 def test_ignore_silences_a_code_and_rejects_unknown_codes(tmp_path):
-  folder = _folder(tmp_path, 'unused_reply', _WARNING_ONLY)
+  folder = _folder(tmp_path, 'typo_in_sources', _WARNING_ONLY)
 
-  ignored = _check('--ignore', 'ADK-D102', '--strict', folder)
-  misspelled = _check('--ignore', 'D102', folder)
+  ignored = _check('--ignore', 'ADK-D104', '--strict', folder)
+  misspelled = _check('--ignore', 'D104', folder)
 
   assert ignored.exit_code == 0
+  assert ignored.stdout.strip() == 'pipeline: no problems found.'
   assert misspelled.exit_code == 2
-  assert 'unknown code D102' in misspelled.stderr
+  assert 'unknown code D104' in misspelled.stderr
 
 
 @pytest.mark.parametrize('source', [None, 'root_agent = undefined_name\n'])

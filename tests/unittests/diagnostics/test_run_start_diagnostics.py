@@ -12,7 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The Runner logs a tree's diagnostics once, and the run is unchanged."""
+"""A Runner logs its tree's diagnostics only when the tree uses the settings
+they are about, and each finding once."""
 
 from __future__ import annotations
 
@@ -23,114 +24,99 @@ import uuid
 import warnings
 
 from google.adk.agents.llm_agent import LlmAgent
+from google.adk.agents.loop_agent import LoopAgent
 from google.adk.agents.sequential_agent import SequentialAgent
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
 from google.genai import types
-from pydantic import Field
-import pytest
 
 _LOGGER = 'google_adk.google.adk.diagnostics._run_start'
-_SOURCES_LOGGER = 'google_adk.google.adk.agents._include_sources'
 
 
-class _RecordingModel(BaseLlm):
-  """Replies with a fixed text and records every request."""
-
-  model: str = 'recording'
-  reply: str = 'booking'
-  requests: list[LlmRequest] = Field(default_factory=list)
+class _FixedModel(BaseLlm):
+  model: str = 'fixed'
 
   async def generate_content_async(
       self, llm_request: LlmRequest, stream: bool = False
   ) -> AsyncGenerator[LlmResponse, None]:
-    self.requests.append(llm_request.model_copy(deep=True))
     yield LlmResponse(
-        content=types.Content(role='model', parts=[types.Part(text=self.reply)])
+        content=types.Content(role='model', parts=[types.Part(text='ok')])
     )
 
 
-def _tree(name: str, model: BaseLlm) -> Any:
-  """A pipeline whose researcher's reply nobody receives (ADK-D102)."""
-  researcher = LlmAgent(name='researcher', model=model, instruction='Research.')
-  writer = LlmAgent(
-      name='writer',
-      model=model,
-      instruction='Write.',
-      include_sources=['user', 'self', 'reseacher'],
-  )
+def _agent(name: str, **kwargs: Any) -> LlmAgent:
+  return LlmAgent(name=name, model=_FixedModel(), instruction='Go.', **kwargs)
+
+
+def _tree(kind: type, *sub_agents: Any, **kwargs: Any) -> Any:
+  # A unique name per test: findings are remembered by root name.
   with warnings.catch_warnings():
     warnings.simplefilter('ignore', DeprecationWarning)
-    return SequentialAgent(name=name, sub_agents=[researcher, writer])
+    return kind(
+        name=f'root_{uuid.uuid4().hex[:8]}',
+        sub_agents=list(sub_agents),
+        **kwargs,
+    )
 
 
-async def _run(root: Any, *messages: str) -> list[tuple[str, str, bool]]:
-  runner = InMemoryRunner(agent=root, app_name='test_app')
+async def _run(runner: InMemoryRunner, *messages: str) -> None:
   session = await runner.session_service.create_session(
-      app_name='test_app', user_id='user'
+      app_name='app', user_id='user'
   )
-  seen = []
   for message in messages:
-    async for event in runner.run_async(
+    async for _ in runner.run_async(
         user_id='user',
         session_id=session.id,
         new_message=types.Content(
             role='user', parts=[types.Part(text=message)]
         ),
     ):
-      text = ''.join(p.text or '' for p in event.content.parts or [])
-      seen.append((event.author, text, event.is_user_facing))
-  return seen
+      pass
 
 
-def _records(caplog, logger: str) -> list[logging.LogRecord]:
-  return [record for record in caplog.records if record.name == logger]
+def _logged(caplog) -> list[logging.LogRecord]:
+  return [r for r in caplog.records if r.name == _LOGGER]
 
 
-@pytest.mark.asyncio
-async def test_a_problem_is_logged_once_across_invocations(caplog):
-  root = _tree(f'pipeline_{uuid.uuid4().hex[:6]}', _RecordingModel())
+async def test_a_tree_without_the_settings_logs_nothing(caplog):
+  # A loop that nobody presents (ADK-D105) and an internal reply nobody
+  # receives (ADK-D102), with neither include_sources nor visibility set.
+  loop = _tree(LoopAgent, _agent('drafter'), _agent('critic'), max_iterations=1)
+
+  with caplog.at_level(logging.DEBUG, logger='google_adk'):
+    await _run(InMemoryRunner(agent=loop, app_name='app'), 'hello')
+
+  assert _logged(caplog) == []
+
+
+async def test_a_finding_is_logged_once_across_runners_and_turns(caplog):
+  root = _tree(
+      SequentialAgent,
+      _agent('classifier', output_key='intent'),
+      _agent('booker', include_sources=['user', 'clasifier']),
+  )
 
   with caplog.at_level(logging.INFO, logger='google_adk'):
-    await _run(root, 'first', 'second')
+    for _ in range(2):
+      await _run(InMemoryRunner(agent=root, app_name='app'), 'one', 'two')
 
-  diagnostics = _records(caplog, _LOGGER)
-  unused_reply = [r for r in diagnostics if 'ADK-D102' in r.getMessage()]
-  assert len(unused_reply) == 1
-  assert unused_reply[0].levelno == logging.WARNING
-  assert "'researcher'" in unused_reply[0].getMessage()
-  # The unknown include_sources name is reported once, by its own check.
-  unknown = [
-      r
-      for r in _records(caplog, _SOURCES_LOGGER)
-      if 'reseacher' in r.getMessage()
-  ]
-  assert len(unknown) == 1
-  assert not [r for r in diagnostics if 'ADK-D104' in r.getMessage()]
+  [record] = [r for r in _logged(caplog) if 'ADK-D104' in r.getMessage()]
+  assert record.levelno == logging.WARNING
+  assert "'clasifier'" in record.getMessage()
+  assert "Did you mean 'classifier'?" in record.getMessage()
 
 
-@pytest.mark.asyncio
-async def test_the_run_is_the_same_with_and_without_the_check(caplog):
-  model = _RecordingModel()
-  root = _tree(f'pipeline_{uuid.uuid4().hex[:6]}', model)
+async def test_an_explicit_visibility_turns_the_check_on(caplog):
+  loop = _tree(
+      LoopAgent,
+      _agent('drafter', output_key='draft'),
+      max_iterations=1,
+      visibility='internal',
+  )
 
-  # The first run of a root runs the checks; a second run, in a fresh
-  # session, finds the root already checked and runs without them.
   with caplog.at_level(logging.INFO, logger='google_adk'):
-    checked_events = await _run(root, 'hello')
-    logged_by_first_run = len(_records(caplog, _LOGGER))
-    unchecked_events = await _run(root, 'hello')
-  checked_requests, unchecked_requests = model.requests[:2], model.requests[2:]
+    InMemoryRunner(agent=loop, app_name='app')
 
-  assert logged_by_first_run > 0
-  assert len(_records(caplog, _LOGGER)) == logged_by_first_run
-  assert checked_events == unchecked_events
-  assert checked_events == [
-      ('researcher', 'booking', False),
-      ('writer', 'booking', True),
-  ]
-  assert [r.contents for r in checked_requests] == [
-      r.contents for r in unchecked_requests
-  ]
+  assert ['ADK-D105'] == [r.getMessage().split()[1] for r in _logged(caplog)]

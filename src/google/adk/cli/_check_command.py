@@ -16,9 +16,7 @@
 
 The folder is loaded exactly as ``adk run`` loads it (an ``AgentLoader`` over
 the parent folder, the folder name as the agent; an ``App`` gives its root
-agent), and nothing is run. Exit codes: 0 when nothing is wrong enough to fail
-(warnings and infos do not, unless ``--strict``), 1 when there is an error, 2
-when the folder cannot be loaded or the options are wrong.
+agent), and nothing is run.
 """
 
 from __future__ import annotations
@@ -32,66 +30,38 @@ from typing import Any
 
 import click
 
+from ..diagnostics import check_agent_tree
+from ..diagnostics import CODES
+from ..diagnostics import Diagnostic
+from ..diagnostics import Severity
+
 _WIDTH = 80
 _INDENT = '    '
+_FAILED = 1
 _LOAD_FAILED = 2
 
 
-@click.command('check')
-@click.option(
-    '--format',
-    'output_format',
-    type=click.Choice(['table', 'json']),
-    default='table',
-    show_default=True,
-    help=(
-        'Optional. table: readable text; json: a JSON object with a'
-        ' "diagnostics" list, and nothing else on stdout.'
-    ),
-)
-@click.option(
-    '--strict',
-    is_flag=True,
-    default=False,
-    help='Optional. Exit with 1 on warnings too, not only on errors.',
-)
-@click.option(
-    '--ignore',
-    'ignored_codes',
-    multiple=True,
-    metavar='CODE',
-    help=(
-        'Optional. A diagnostic code not to report, such as ADK-D103.'
-        ' Repeatable.'
-    ),
-)
-@click.argument(
-    'agent',
-    type=click.Path(
-        exists=True, dir_okay=True, file_okay=False, resolve_path=True
-    ),
-)
-def cli_check(
-    agent: str, output_format: str, strict: bool, ignored_codes: tuple[str, ...]
-) -> None:
-  """Checks an agent for wiring mistakes, without running it.
+def run_check(
+    agent: str,
+    output_format: str,
+    strict: bool,
+    ignored_codes: tuple[str, ...],
+) -> int:
+  """Prints the diagnostics of the agent folder ``agent``.
 
-  Reports state keys read before anything produces them, internal replies
-  nobody receives, data received twice, unknown include_sources names and
-  trees where nobody talks to the user. Exits with 1 when there is an error.
+  Args:
+    agent: The agent folder, as for ``adk run``.
+    output_format: ``'table'`` or ``'json'``.
+    strict: Whether a warning fails the check, not only an error.
+    ignored_codes: Codes not to report.
 
-  AGENT: The path to the agent source code folder, as for `adk run`.
+  Returns:
+    The exit code: 0, 1 when an error (or with ``strict`` a warning) was
+    found, 2 when the folder does not load.
 
-  Example:
-
-  \b
-    adk check path/to/my_agent
-    adk check --format json path/to/my_agent
+  Raises:
+    click.BadParameter: If an ignored code is not a diagnostic code.
   """
-  from ..diagnostics import check_agent_tree
-  from ..diagnostics import CODES
-  from ..diagnostics import Severity
-
   unknown = sorted(set(ignored_codes) - set(CODES))
   if unknown:
     raise click.BadParameter(
@@ -99,30 +69,27 @@ def cli_check(
         param_hint='--ignore',
     )
   root = _load_root(agent)
+  if root is None:
+    return _LOAD_FAILED
   diagnostics = [
       diagnostic
       for diagnostic in check_agent_tree(root)
       if diagnostic.code not in ignored_codes
   ]
   if output_format == 'json':
-    click.echo(
-        json.dumps(
-            {
-                'agent': root.name,
-                'diagnostics': [item.to_dict() for item in diagnostics],
-            },
-            indent=2,
-        )
-    )
+    data = {
+        'agent': root.name,
+        'diagnostics': [item.to_dict() for item in diagnostics],
+    }
+    click.echo(json.dumps(data, indent=2))
   else:
     click.echo(render_table(root.name, diagnostics))
   failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
-  if any(item.severity in failing for item in diagnostics):
-    sys.exit(1)
+  return _FAILED if any(d.severity in failing for d in diagnostics) else 0
 
 
 def _load_root(agent: str) -> Any:
-  """Loads the root agent of an agent folder the way ``adk run`` does."""
+  """Loads the root agent of a folder as ``adk run`` does; None on failure."""
   from ..apps.app import App
   from .utils.agent_loader import AgentLoader
 
@@ -140,11 +107,11 @@ def _load_root(agent: str) -> Any:
         ' root_agent or an App, as for `adk run`.',
         err=True,
     )
-    sys.exit(_LOAD_FAILED)
+    return None
   return loaded.root_agent if isinstance(loaded, App) else loaded
 
 
-def render_table(root_name: str, diagnostics: list[Any]) -> str:
+def render_table(root_name: str, diagnostics: list[Diagnostic]) -> str:
   """Renders diagnostics as text that reads well in 80 columns.
 
   Each finding is a row of severity, code and agent, followed by what will
@@ -166,12 +133,13 @@ def render_table(root_name: str, diagnostics: list[Any]) -> str:
     lines.extend(_wrap(item.message))
     lines.extend(_wrap('Fix: ' + item.hint))
     lines.append('')
-  counts: dict[str, int] = {}
-  for item in diagnostics:
-    counts[item.severity.value] = counts.get(item.severity.value, 0) + 1
+  counts = {
+      severity: sum(d.severity is severity for d in diagnostics)
+      for severity in Severity
+  }
   summary = ', '.join(
-      f'{counts.get(name, 0)} {name}{"" if counts.get(name, 0) == 1 else "s"}'
-      for name in ('error', 'warning', 'info')
+      f'{count} {severity.value}{"" if count == 1 else "s"}'
+      for severity, count in counts.items()
   )
   lines.append(f'{root_name}: {summary}.')
   return '\n'.join(lines)

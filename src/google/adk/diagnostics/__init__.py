@@ -15,27 +15,27 @@
 """Diagnostics that say, before the first model call, what each agent will see
 and say.
 
-Agents in a pipeline talk over three channels configured separately:
-conversation history (``include_contents``, ``include_sources``), session
-state (``output_key``) and instruction templates (``{key}``). A mistake in one
-of them shows up late, as a ``KeyError`` halfway through a run or as a reply
-nobody sees. ``check_agent_tree`` reads the tree and reports such mistakes as
-``Diagnostic``s, each with a stable code documented in docs/diagnostics.md::
+Agents in a pipeline talk over channels configured separately: conversation
+history (``include_contents``, ``include_sources``), session state
+(``output_key``) and instruction templates (``{key}``), and an agent is
+user-facing or internal (``visibility``). A mistake in one of them shows up
+late, as a ``KeyError`` halfway through a run or as a reply nobody sees.
+``check_agent_tree`` reads the tree and reports such mistakes as
+``Diagnostic``s, each with a stable code::
 
   from google.adk.diagnostics import check_agent_tree
 
   for diagnostic in check_agent_tree(root_agent):
     print(diagnostic.severity.value, diagnostic.code, diagnostic.message)
-
-A ``Runner`` runs the same checks once per root when it first runs the tree,
-and logs what they find; ``adk check <agent folder>`` prints them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ._diagnostic import CODES
+from ..features import experimental
+from ..features import FeatureName
+from ._checks import all_codes
 from ._diagnostic import Diagnostic
 from ._diagnostic import Severity
 
@@ -46,9 +46,15 @@ __all__ = [
     'check_agent_tree',
 ]
 
+CODES: tuple[str, ...] = all_codes()
+"""Every code a check can report, such as ``'ADK-D104'``."""
 
+
+@experimental(FeatureName.AGENT_DIAGNOSTICS)
 def check_agent_tree(root: Any) -> list[Diagnostic]:
   """Checks an agent tree, a ``Workflow`` or an ``App`` for wiring mistakes.
+
+  Nothing is run and nothing is changed.
 
   Args:
     root: The root agent (any ``BaseAgent``), a ``Workflow`` or other node, or

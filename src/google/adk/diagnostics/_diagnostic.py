@@ -12,14 +12,13 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The finding a diagnostic check reports, and its severities and codes."""
+"""The finding a diagnostic check reports, and its severities."""
 
 from __future__ import annotations
 
 import dataclasses
 import enum
 from typing import Any
-from typing import Final
 
 
 class Severity(str, enum.Enum):
@@ -35,43 +34,21 @@ class Severity(str, enum.Enum):
   @property
   def rank(self) -> int:
     """Sorts errors first, then warnings, then infos."""
-    return _RANKS[self]
-
-
-_RANKS: Final = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
-
-MISSING_STATE_KEY: Final = 'ADK-D101'
-"""An instruction reads ``{key}`` that nothing before it produces."""
-INTERNAL_REPLY_UNUSED: Final = 'ADK-D102'
-"""An internal agent's reply reaches nobody through state."""
-SAME_DATA_TWICE: Final = 'ADK-D103'
-"""An agent receives a peer's reply through state and through history."""
-UNKNOWN_INCLUDE_SOURCE: Final = 'ADK-D104'
-"""An ``include_sources`` entry names nothing in the tree."""
-NO_USER_FACING_AGENT: Final = 'ADK-D105'
-"""No agent in the tree speaks to the user."""
-MISSING_ROUTE_STATE: Final = 'ADK-D106'
-"""A workflow node reads a state key nothing before it produces."""
-
-CODES: Final[tuple[str, ...]] = (
-    MISSING_STATE_KEY,
-    INTERNAL_REPLY_UNUSED,
-    SAME_DATA_TWICE,
-    UNKNOWN_INCLUDE_SOURCE,
-    NO_USER_FACING_AGENT,
-    MISSING_ROUTE_STATE,
-)
-"""Every code a check can report. Codes are stable: a code keeps its meaning
-and is never reused; docs/diagnostics.md has one entry per code."""
+    return list(Severity).index(self)
 
 
 @dataclasses.dataclass(frozen=True)
 class Diagnostic:
   """One finding about an agent tree, stated in terms of what will happen.
 
+  .. warning::
+    This feature is **experimental** and its API may change in future
+    releases.
+
   Attributes:
     severity: How sure the check is that this is a mistake.
-    code: The stable code of the check, such as ``'ADK-D101'``.
+    code: The stable code of the check, such as ``'ADK-D104'``. A code keeps
+      its meaning and is never reused.
     agent: The name of the agent or workflow node the finding is about.
     message: What will happen at run time, in plain words.
     hint: How to fix it.

@@ -12,39 +12,33 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The diagnostics a ``Runner`` logs when it first runs a tree.
+"""The diagnostics a ``Runner`` logs when it is built.
 
-The checks run once per root object: a runner builds a context per invocation
-and a server commonly builds a runner per request, so a per-invocation check
-would repeat on every turn. Each finding is also logged at most once per
-process for a root of the same name, so a tree rebuilt per request is not
-reported again. Nothing here raises or changes the run: a failure inside a
-check is logged at debug level and the run goes on.
+Only a tree that uses the settings the checks are mostly about, an agent's
+``include_sources`` or an explicit ``visibility``, is checked: an app that uses
+neither logs exactly what it logged before. Such mistakes are otherwise
+silent at run time (an ``include_sources`` typo hides a peer's messages
+without an error), which is why they are worth a log line when the runner is
+built rather than only on request with ``adk check``.
+
+Each finding is logged once per runner. A server that builds a runner per
+request would repeat the same lines on every request, so the most recent
+findings are remembered, up to a bound, and not logged again. Nothing here
+raises or changes the run: a failure inside a check is logged at debug level.
 """
 
 from __future__ import annotations
 
+import collections
 import logging
 from typing import Any
-import weakref
 
-from . import _diagnostic
-from ..agents._include_sources import already_checked
-from ..agents._include_sources import warn_unknown_include_sources
+from ._checks import run_checks
+from ._checks import walk
 from ._diagnostic import Diagnostic
 from ._diagnostic import Severity
 
 logger = logging.getLogger('google_adk.' + __name__)
-
-# Roots already checked, by id; agents are unhashable, and the weak reference
-# drops the entry when the tree is collected so a reused id is checked again.
-_checked_roots: dict[int, weakref.ref[Any]] = {}
-_reported: set[tuple[str, Diagnostic]] = set()
-
-# Unknown include_sources names are logged by warn_unknown_include_sources,
-# which the include_sources feature runs at the same point; logging them here
-# as well would report each name twice.
-_LOGGED_ELSEWHERE = frozenset({_diagnostic.UNKNOWN_INCLUDE_SOURCE})
 
 # A finding that may be intended is logged at INFO; one that fails the run or
 # very likely misbehaves at WARNING. An error is not logged at ERROR because
@@ -55,31 +49,34 @@ _LEVELS = {
     Severity.INFO: logging.INFO,
 }
 
+_MAX_REMEMBERED = 256
+_recently_logged: collections.OrderedDict[tuple[str, Diagnostic], None] = (
+    collections.OrderedDict()
+)
 
-def report_at_run_start(root: Any) -> None:
-  """Logs the diagnostics of a tree the first time a Runner runs it.
+
+def log_tree_diagnostics(root: Any) -> None:
+  """Logs the diagnostics of the tree a Runner runs, if it uses the settings.
 
   Args:
-    root: The root agent or node the Runner runs. None is ignored.
+    root: The root agent or node of the runner. None is ignored.
   """
-  if root is None:
-    return
-  warn_unknown_include_sources(root)
   try:
-    if already_checked(root, _checked_roots):
+    if root is None or not _uses_checked_settings(root):
       return
-    from . import check_agent_tree
-
-    diagnostics = check_agent_tree(root)
+    diagnostics = run_checks(root)
   except Exception:  # pylint: disable=broad-except
-    # A bug in a check must never break a run.
+    # A bug in a check must never break building a runner.
     logger.debug('Diagnostics failed for %r.', root, exc_info=True)
     return
   for diagnostic in diagnostics:
     key = (root.name, diagnostic)
-    if diagnostic.code in _LOGGED_ELSEWHERE or key in _reported:
+    if key in _recently_logged:
+      _recently_logged.move_to_end(key)
       continue
-    _reported.add(key)
+    _recently_logged[key] = None
+    if len(_recently_logged) > _MAX_REMEMBERED:
+      _recently_logged.popitem(last=False)
     logger.log(
         _LEVELS[diagnostic.severity],
         '%s %s [%s] %s Fix: %s',
@@ -89,3 +86,11 @@ def report_at_run_start(root: Any) -> None:
         diagnostic.message,
         diagnostic.hint,
     )
+
+
+def _uses_checked_settings(root: Any) -> bool:
+  return any(
+      getattr(node, 'include_sources', None) is not None
+      or getattr(node, 'visibility', None) is not None
+      for node in walk(root)
+  )

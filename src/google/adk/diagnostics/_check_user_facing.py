@@ -1,0 +1,68 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""ADK-D105: no agent in the tree is user-facing.
+
+When every agent that replies is internal, clients that show only user-facing
+final responses show nothing, and in filter mode the user receives no text at
+all. A ``LoopAgent`` at the root with no agent presenting its result is the
+common case.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..agents import _visibility
+from ..workflow._base_node import BaseNode
+from ._checks import walk
+from ._diagnostic import Diagnostic
+from ._diagnostic import Severity
+
+NO_USER_FACING_AGENT = 'ADK-D105'
+CODES = (NO_USER_FACING_AGENT,)
+
+
+def check(root: BaseNode) -> Iterator[Diagnostic]:
+  """Reports the root when none of the agents that reply is user-facing."""
+  speakers = [node for node in walk(root) if _speaks(node)]
+  if not speakers:
+    return
+  index = _visibility.visibility_index(root)
+  if any(index.visibility_of_node(n) == _visibility.USER for n in speakers):
+    return
+  yield Diagnostic(
+      Severity.WARNING,
+      NO_USER_FACING_AGENT,
+      root.name,
+      f'No agent in the tree rooted at {root.name!r} is user-facing: every'
+      ' reply is internal (event.is_user_facing is False). In filter mode the'
+      ' user receives no text at all.',
+      'Add an agent that presents the result after the loop or pipeline (for'
+      ' example SequentialAgent(sub_agents=[loop, presenter])), or set'
+      " visibility='user' on the agent the user should hear.",
+  )
+
+
+def _speaks(node: BaseNode) -> bool:
+  """Whether the node replies itself, rather than only arranging others."""
+  from ..agents.loop_agent import LoopAgent
+  from ..agents.parallel_agent import ParallelAgent
+  from ..agents.sequential_agent import SequentialAgent
+  from ..workflow._join_node import JoinNode
+  from ..workflow._workflow import Workflow
+
+  return not isinstance(
+      node, (SequentialAgent, ParallelAgent, LoopAgent, Workflow, JoinNode)
+  )
