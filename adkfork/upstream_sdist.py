@@ -8,7 +8,6 @@ run with. The gate reads them from there rather than from a copy of ours.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pathlib
 import subprocess
@@ -25,12 +24,7 @@ SDIST_ENV_VAR = 'ADK_FORK_UPSTREAM_SDIST'
 _PIN_KEY = 'upstream-sdist-sha256'
 
 
-def _sha256(path: pathlib.Path) -> str:
-  digest = hashlib.sha256()
-  with path.open('rb') as f:
-    for block in iter(lambda: f.read(1 << 20), b''):
-      digest.update(block)
-  return digest.hexdigest()
+_sha256 = upstream._sha256  # pylint: disable=protected-access
 
 
 def _cache_dir() -> pathlib.Path:

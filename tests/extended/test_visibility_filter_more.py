@@ -21,114 +21,23 @@ meaningful next to the check that the user-facing words are present.
 
 from __future__ import annotations
 
-from typing import Any
-from typing import AsyncGenerator
-
-from google.adk.agents.base_agent import BaseAgent
-from google.adk.agents.llm_agent import LlmAgent
+from _pr_tests import visibility_filter
 from google.adk.agents.loop_agent import LoopAgent
 from google.adk.agents.run_config import RunConfig
 from google.adk.agents.sequential_agent import SequentialAgent
-from google.adk.events.event import Event
-from google.adk.models.base_llm import BaseLlm
-from google.adk.models.llm_request import LlmRequest
-from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
-from google.adk.sessions.session import Session
 from google.adk.tools.tool_context import ToolContext
 from google.genai import types
-from pydantic import Field
 import pytest
 
-pytestmark = pytest.mark.filterwarnings(
-    'ignore:.*deprecated.*:DeprecationWarning'
-)
-
-_USER_ID = 'filter_user'
-_SECRET = 'zebra-ledger-7731'
-"""Spoken only by internal agents."""
-_PUBLIC = 'your trip is booked'
-"""Spoken only by the user-facing agent."""
-
-
-class ScriptedLlm(BaseLlm):
-  """Replies from a script, streaming text word by word when asked to.
-
-  A reply is text, a ``types.FunctionCall``, or a complete ``LlmResponse``.
-  The last reply repeats once the script is exhausted.
-  """
-
-  model: str = 'scripted-llm'
-  script: list[Any] = Field(default_factory=list)
-  requests: list[LlmRequest] = Field(default_factory=list)
-
-  async def generate_content_async(
-      self, llm_request: LlmRequest, stream: bool = False
-  ) -> AsyncGenerator[LlmResponse, None]:
-    self.requests.append(llm_request)
-    reply = self.script[min(len(self.requests), len(self.script)) - 1]
-    if isinstance(reply, LlmResponse):
-      yield reply
-      return
-    if isinstance(reply, types.FunctionCall):
-      yield LlmResponse(
-          content=types.ModelContent(parts=[types.Part(function_call=reply)])
-      )
-      return
-    if stream:
-      for word in reply.split(' '):
-        yield LlmResponse(
-            content=types.ModelContent(parts=[types.Part(text=word + ' ')]),
-            partial=True,
-        )
-    yield LlmResponse(
-        content=types.ModelContent(parts=[types.Part(text=reply)])
-    )
-
-
-def _agent(name: str, *script: Any, **kwargs: Any) -> LlmAgent:
-  return LlmAgent(name=name, model=ScriptedLlm(script=list(script)), **kwargs)
-
-
-def _pipeline() -> SequentialAgent:
-  return SequentialAgent(
-      name='pipeline',
-      sub_agents=[
-          _agent('classifier', f'route booking {_SECRET}'),
-          _agent('booker', _PUBLIC),
-      ],
-  )
-
-
-async def _run(
-    root: Any, run_config: RunConfig | None = None
-) -> tuple[list[Event], Session, InMemoryRunner]:
-  if isinstance(root, BaseAgent):
-    runner = InMemoryRunner(agent=root, app_name='filter_app')
-  else:
-    runner = InMemoryRunner(node=root, app_name='filter_app')
-  session = await runner.session_service.create_session(
-      app_name=runner.app_name, user_id=_USER_ID
-  )
-  events = [
-      event
-      async for event in runner.run_async(
-          user_id=_USER_ID,
-          session_id=session.id,
-          new_message=types.UserContent(parts=[types.Part(text='book a trip')]),
-          run_config=run_config,
-      )
-  ]
-  stored = await runner.session_service.get_session(
-      app_name=runner.app_name, user_id=_USER_ID, session_id=session.id
-  )
-  assert stored is not None
-  return events, stored, runner
-
-
-def _received_text(events: list[Event]) -> str:
-  """Everything the caller could render, serialized."""
-  return '\n'.join(event.model_dump_json(exclude_none=True) for event in events)
+pytestmark = visibility_filter.pytestmark
+_agent = visibility_filter._agent
+_pipeline = visibility_filter._pipeline
+_run = visibility_filter._run
+_received_text = visibility_filter._received_text
+_USER_ID = visibility_filter._USER_ID
+_SECRET = visibility_filter._SECRET
+_PUBLIC = visibility_filter._PUBLIC
 
 
 @pytest.mark.asyncio

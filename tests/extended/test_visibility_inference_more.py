@@ -23,226 +23,23 @@ flag that were constant would fail it.
 from __future__ import annotations
 
 from typing import Any
-from typing import AsyncGenerator
 
-from google.adk.agents.base_agent import BaseAgent
+from _pr_tests import inference
 from google.adk.agents.context import Context
 from google.adk.agents.llm_agent import LlmAgent
-from google.adk.agents.loop_agent import LoopAgent
-from google.adk.agents.parallel_agent import ParallelAgent
-from google.adk.agents.sequential_agent import SequentialAgent
-from google.adk.events.event import Event
-from google.adk.models.base_llm import BaseLlm
-from google.adk.models.llm_request import LlmRequest
-from google.adk.models.llm_response import LlmResponse
-from google.adk.runners import InMemoryRunner
-from google.adk.sessions.session import Session
 from google.adk.tools.agent_tool import AgentTool
 from google.adk.workflow import FunctionNode
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
-from google.genai import types
 from pydantic import BaseModel
-from pydantic import Field
 import pytest
 
-pytestmark = pytest.mark.filterwarnings(
-    'ignore:.*deprecated.*:DeprecationWarning'
-)
-
-_USER_ID = 'visibility_user'
-
-
-class ScriptedLlm(BaseLlm):
-  """Answers each request with the next scripted reply and records requests.
-
-  A reply is either text or a ``types.FunctionCall``. The last reply repeats
-  once the script is exhausted.
-  """
-
-  model: str = 'scripted-llm'
-  script: list[Any] = Field(default_factory=list)
-  requests: list[LlmRequest] = Field(default_factory=list)
-
-  async def generate_content_async(
-      self, llm_request: LlmRequest, stream: bool = False
-  ) -> AsyncGenerator[LlmResponse, None]:
-    self.requests.append(llm_request)
-    reply = self.script[min(len(self.requests), len(self.script)) - 1]
-    if isinstance(reply, types.FunctionCall):
-      part = types.Part(function_call=reply)
-    else:
-      part = types.Part(text=reply)
-    yield LlmResponse(content=types.ModelContent(parts=[part]))
-
-
-def _agent(name: str, *script: Any, **kwargs: Any) -> LlmAgent:
-  """An LlmAgent that says ``'<name> speaks'`` unless given a script."""
-  return LlmAgent(
-      name=name,
-      model=ScriptedLlm(script=list(script) or [f'{name} speaks']),
-      **kwargs,
-  )
-
-
-def _call(name: str, **args: Any) -> types.FunctionCall:
-  return types.FunctionCall(name=name, args=args)
-
-
-async def _run(
-    root: Any, *, message: str = 'hello'
-) -> tuple[list[Event], Session]:
-  """Runs one turn and returns the yielded events and the stored session."""
-  if isinstance(root, BaseAgent):
-    runner = InMemoryRunner(agent=root, app_name='visibility_app')
-  else:
-    runner = InMemoryRunner(node=root, app_name='visibility_app')
-  session = await runner.session_service.create_session(
-      app_name=runner.app_name, user_id=_USER_ID
-  )
-  events = [
-      event
-      async for event in runner.run_async(
-          user_id=_USER_ID,
-          session_id=session.id,
-          new_message=types.UserContent(parts=[types.Part(text=message)]),
-      )
-  ]
-  stored = await runner.session_service.get_session(
-      app_name=runner.app_name, user_id=_USER_ID, session_id=session.id
-  )
-  assert stored is not None
-  return events, stored
-
-
-def _flags_by_author(events: list[Event]) -> dict[str, set[bool]]:
-  """Maps each author of a content-carrying event to the flags it carried."""
-  flags: dict[str, set[bool]] = {}
-  for event in events:
-    if event.content is not None and event.author != 'user':
-      flags.setdefault(event.author, set()).add(event.is_user_facing)
-  return flags
-
-
-def _sequence(name: str, *sub_agents: BaseAgent, **kwargs) -> SequentialAgent:
-  return SequentialAgent(name=name, sub_agents=list(sub_agents), **kwargs)
-
-
-_TOPOLOGIES = {
-    'sequence': (
-        lambda: _sequence('pipeline', _agent('classifier'), _agent('booker')),
-        {'classifier': False, 'booker': True},
-    ),
-    'sequence_nested_first': (
-        lambda: _sequence(
-            'outer',
-            _sequence('inner', _agent('a'), _agent('b')),
-            _agent('c'),
-        ),
-        {'a': False, 'b': False, 'c': True},
-    ),
-    'sequence_nested_last': (
-        lambda: _sequence(
-            'outer',
-            _agent('a'),
-            _sequence('inner', _agent('b'), _agent('c')),
-        ),
-        {'a': False, 'b': False, 'c': True},
-    ),
-    'parallel_alone': (
-        lambda: ParallelAgent(
-            name='fan_out', sub_agents=[_agent('left'), _agent('right')]
-        ),
-        {'left': True, 'right': True},
-    ),
-    'parallel_inside_sequence': (
-        lambda: _sequence(
-            'pipeline',
-            ParallelAgent(
-                name='research', sub_agents=[_agent('web'), _agent('docs')]
-            ),
-            _agent('writer'),
-        ),
-        {'web': False, 'docs': False, 'writer': True},
-    ),
-    'sequences_inside_parallel': (
-        lambda: ParallelAgent(
-            name='fan_out',
-            sub_agents=[
-                _sequence('left', _agent('l_draft'), _agent('l_final')),
-                _sequence('right', _agent('r_draft'), _agent('r_final')),
-            ],
-        ),
-        {
-            'l_draft': False,
-            'l_final': True,
-            'r_draft': False,
-            'r_final': True,
-        },
-    ),
-    'loop_then_presenter': (
-        lambda: _sequence(
-            'pipeline',
-            LoopAgent(
-                name='refine',
-                max_iterations=2,
-                sub_agents=[_agent('drafter'), _agent('critic')],
-            ),
-            _agent('presenter'),
-        ),
-        {'drafter': False, 'critic': False, 'presenter': True},
-    ),
-    'leaf_override_to_user': (
-        lambda: _sequence(
-            'pipeline',
-            _agent('progress', visibility='user'),
-            _agent('worker'),
-            _agent('answer'),
-        ),
-        {'progress': True, 'worker': False, 'answer': True},
-    ),
-    'leaf_override_to_internal': (
-        lambda: _sequence(
-            'pipeline',
-            _agent('a'),
-            _agent('audit', visibility='internal'),
-        ),
-        {'a': False, 'audit': False},
-    ),
-    'composite_override_user': (
-        lambda: _sequence(
-            'outer',
-            _sequence('steps', _agent('s1'), _agent('s2'), visibility='user'),
-            _agent('summary'),
-        ),
-        {'s1': True, 's2': True, 'summary': True},
-    ),
-    'composite_override_with_child_exception': (
-        lambda: _sequence(
-            'pipeline',
-            _agent('s1'),
-            _agent('s2', visibility='internal'),
-            _agent('s3'),
-            visibility='user',
-        ),
-        {'s1': True, 's2': False, 's3': True},
-    ),
-    'internal_composite_with_user_child': (
-        lambda: _sequence(
-            'outer',
-            ParallelAgent(
-                name='checks',
-                sub_agents=[
-                    _agent('lint'),
-                    _agent('notice', visibility='user'),
-                ],
-                visibility='internal',
-            ),
-            _agent('verdict'),
-        ),
-        {'lint': False, 'notice': True, 'verdict': True},
-    ),
-}
+pytestmark = inference.pytestmark
+_agent = inference._agent
+_call = inference._call
+_run = inference._run
+_flags_by_author = inference._flags_by_author
+_sequence = inference._sequence
 
 
 @pytest.mark.asyncio
