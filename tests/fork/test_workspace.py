@@ -167,7 +167,9 @@ def test_export_makes_patches_that_apply_to_pristine_upstream(
   assert (
       'Subject: [PATCH] chore: label the build as the google-adk fork' in text
   )
-  assert '### Testing Plan' in text and 'tests/unittests/test_fork_info.py' in text
+  assert (
+      '### Testing Plan' in text and 'tests/unittests/test_fork_info.py' in text
+  )
   assert 'From: Test Contributor <contributor@example.com>' in text
   # Apply it the way an upstream maintainer would: `git am` on v2.13.0.
   upstream_repo = _pristine_upstream_repo(project, tmp_path / 'adk-python')
