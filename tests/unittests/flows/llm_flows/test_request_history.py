@@ -123,17 +123,17 @@ def random_request(rng: random.Random) -> dict[str, Any]:
       elif kind < 0.82:
         parts.append({'inline_data': {'mime_type': 'image/png', 'data': _PNG}})
       elif kind < 0.87:
-        parts.append({
-            'file_data': {'file_uri': 'gs://b/f.pdf', 'mime_type': 'x/pdf'}
-        })
+        parts.append(
+            {'file_data': {'file_uri': 'gs://b/f.pdf', 'mime_type': 'x/pdf'}}
+        )
       elif kind < 0.94:
-        parts.append({
-            'executable_code': {'code': 'print(1)', 'language': 'PYTHON'}
-        })
+        parts.append(
+            {'executable_code': {'code': 'print(1)', 'language': 'PYTHON'}}
+        )
       else:
-        parts.append({
-            'code_execution_result': {'outcome': 'OUTCOME_OK', 'output': '1'}
-        })
+        parts.append(
+            {'code_execution_result': {'outcome': 'OUTCOME_OK', 'output': '1'}}
+        )
     return parts
 
   def respond(
@@ -169,7 +169,9 @@ def random_request(rng: random.Random) -> dict[str, Any]:
     elif kind < 0.4:
       add({
           'author': author(),
-          'content': content(rng.choice(['model', 'model', None]), reply_parts()),
+          'content': content(
+              rng.choice(['model', 'model', None]), reply_parts()
+          ),
       })
     elif kind < 0.55:
       caller = author()
@@ -203,9 +205,13 @@ def random_request(rng: random.Random) -> dict[str, Any]:
         pending.remove(answer)
       respond([answer], by=rng.choice([answer[0], 'user']))
     elif kind < 0.68:
-      transcription = rng.choice(['input_transcription', 'output_transcription'])
+      transcription = rng.choice(
+          ['input_transcription', 'output_transcription']
+      )
       add({
-          'author': 'user' if transcription == 'input_transcription' else author(),
+          'author': (
+              'user' if transcription == 'input_transcription' else author()
+          ),
           transcription: {'text': rng.choice(['one ', 'two ', '', 'three'])},
       })
     elif kind < 0.71 and len(events) > 2:

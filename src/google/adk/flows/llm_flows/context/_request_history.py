@@ -39,13 +39,13 @@ from typing import Optional
 
 from google.genai import types
 
+from . import _contents
 from ....events._rewind_events import _apply_rewinds
 from ....events.event import Event
 from ....utils._function_call_names import REQUEST_CONFIRMATION_FUNCTION_CALL_NAME
 from ....utils._function_call_names import REQUEST_EUC_FUNCTION_CALL_NAME
 from ..tools import _rearranger
 from ..tools._functions import _collect_function_call_ids
-from . import _contents
 from ._compaction import _process_compaction_events
 from ._compaction import _recover_compacted_function_calls
 from ._fencing import _is_other_agent_reply
@@ -422,7 +422,9 @@ def _drop_unanswered_calls(
       )
   if dropped:
     contents[:] = [
-        content for index, content in enumerate(contents) if index not in dropped
+        content
+        for index, content in enumerate(contents)
+        if index not in dropped
     ]
   if unanswered_ids:
     # The message and logger of the stage that drops them.
