@@ -80,7 +80,7 @@ _FULL = {
     'flat_events': [1_000, 20_000],
     'memory_events': 10_000,
     'late_turn': 40,
-    'late_sessions': 3,
+    'late_sessions': 4,
     'rounds': 6,
 }
 _SMOKE = {
@@ -400,7 +400,7 @@ def _table(
   lines += [
       '',
       (
-          f'Runner, turn {late} of a conversation (one turn in each of'
+          f'Runner, turn {late} of a conversation (median of'
           f' {settings["late_sessions"]} sessions)'
       ),
       'turns/s; ratios fork/upstream default (>1: fork faster)',

@@ -14,22 +14,15 @@
 
 """Builds an agent's request history without intermediate events.
 
-``_contents._get_contents_in_stages`` builds the history one stage at a time:
-it filters the session, recasts every other agent's message as a new ``Event``,
-drops orphaned tool responses, rearranges tool responses twice, drops orphaned
-tool calls and finally copies each content. Every stage walks the whole history
-and most build a new list. On a long session the throw-away events dominate:
-each recast message validates a new ``Event`` only for its content to be read
-back and copied again.
-
-``RequestHistory`` gets the same contents from two walks: one over the session
-that applies every inclusion rule at once, and one over the visible events that
-recasts, checks tool call pairing and copies what the session owns. The
-rearranging stages only change a history in which a tool response is not
-right after the call it answers (a long-running tool's late result, parallel
-results that arrived separately, a response with no call). Such histories are
-rare, and for them ``contents`` returns None so the caller runs the stages
-instead. Everything else is the same as the stages, part for part.
+``_contents._get_contents_in_stages`` walks the history once per stage, and
+recasts each other agent's message as a new ``Event`` only to copy its content
+out again. ``RequestHistory`` builds the same contents in two walks: one over
+the session applying every inclusion rule, one over the visible events that
+recasts, checks tool call pairing and copies what the session owns. The stages
+that rearrange tool responses change only histories where a response is not
+right after its call (a long-running tool's late result, parallel results that
+arrived apart, a response with no call); for those rare histories ``contents``
+returns None and the caller runs the stages.
 """
 
 from __future__ import annotations
@@ -58,9 +51,8 @@ _HIDDEN_TOOL_NAMES = frozenset({
     REQUEST_CONFIRMATION_FUNCTION_CALL_NAME,
 })
 
+# Returns what of an event the agent may see: it, a trimmed copy, or None.
 Admit = Callable[[Event], Optional[Event]]
-"""Decides, per event, what of it the agent may see: the event, a copy with
-fewer parts, or None to leave it out."""
 
 
 class RequestHistory:
@@ -109,9 +101,9 @@ class RequestHistory:
           allow_ancestor_node_paths=True,
       )
       visible = self._collect(live_events, stop_at_rewind=False)
+    # The events the rewind, branch, isolation and inclusion rules leave,
+    # before compaction.
     self.visible_events: list[Event] = visible or []
-    """The events left by the rewind, branch, isolation and inclusion rules,
-    before compaction, oldest first."""
 
   def _collect(
       self, events: list[Event], *, stop_at_rewind: bool
@@ -121,6 +113,7 @@ class RequestHistory:
     self._branch_verdicts: dict[str, bool] = {}
     self._live_events = events
     self._tool_call_ids: set[str] | None = None
+    self._has_compaction = False
     visible = []
     for event in events:
       if (
@@ -163,13 +156,17 @@ class RequestHistory:
       event_node_path = getattr(node_info, 'path', None) if node_info else None
       if event_node_path and event_node_path != (self._node_path or ''):
         return False
+    is_compaction = bool(event.actions and event.actions.compaction)
     if (
-        not (event.actions and event.actions.compaction)
+        not is_compaction
         and (not content or not content.role or not shows_something)
         and not (event.output_transcription or event.input_transcription)
     ):
       return False
-    return not event.branch or self._is_on_branch(event)
+    if event.branch and not self._is_on_branch(event):
+      return False
+    self._has_compaction = self._has_compaction or is_compaction
+    return True
 
   def _is_on_branch(self, event: Event) -> bool:
     """Whether an event with a branch is on the agent's, and not a tool's."""
@@ -212,7 +209,7 @@ class RequestHistory:
       caller then builds the history stage by stage.
     """
     events = self.visible_events
-    if any(event.actions and event.actions.compaction for event in events):
+    if self._has_compaction:
       events = _recover_compacted_function_calls(
           _process_compaction_events(events, self._agent_name), events
       )
@@ -389,18 +386,11 @@ def _drop_unanswered_calls(
     kept_ids: set[str],
     strip_ids: bool,
 ) -> None:
-  """Removes calls nothing answers from `contents`, in place.
+  """Removes the calls with an id not in `kept_ids` from `contents`.
 
-  A call is kept when a response in the history answers it, when it is a
-  long-running call still waiting for its result (both in `kept_ids`), or when
-  it has no id.
-
-  Args:
-    contents: The request contents.
-    with_calls: The index in `contents` and the session's content of each
-      content holding calls.
-    kept_ids: The ids of the calls to keep.
-    strip_ids: Whether ``adk-`` call ids are removed from the copies.
+  `kept_ids` holds the ids answered in the history and those of long-running
+  calls still waiting for their result; `with_calls` the index in `contents`
+  and the session's content of each content holding calls.
   """
   unanswered_ids: list[str] = []
   dropped: set[int] = set()
