@@ -128,7 +128,7 @@ class RequestHistory:
 
   def _is_visible(self, event: Event) -> bool:
     """`_should_include_event_in_context` and the tool branch rule, at once."""
-    if getattr(event, 'isolation_scope', None) != self._isolation_scope:
+    if event.isolation_scope != self._isolation_scope:
       return False
     content = event.content
     parts = content.parts if content else None
@@ -146,8 +146,12 @@ class RequestHistory:
         if response.name in _HIDDEN_TOOL_NAMES:
           return False
         has_response = True
-      if not shows_something and not _contents._is_part_invisible(
-          part, include_thoughts=include_thoughts
+      if not shows_something and (
+          # Plain text, the common case, is visible whatever else it holds.
+          (part.text and not part.thought)
+          or not _contents._is_part_invisible(
+              part, include_thoughts=include_thoughts
+          )
       ):
         shows_something = True
 
