@@ -102,19 +102,24 @@ def _requests() -> list[dict[str, Any]]:
   return generated + _long_sessions()
 
 
-def _upstream_results(
-    python: str, requests: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
+def _upstream_env() -> dict[str, str]:
+  # Upstream must not pick up the fork's sources through PYTHONPATH.
   env = {
       k: v
       for k, v in os.environ.items()
       if not k.startswith(('GOOGLE_', 'GEMINI_')) and k != 'PYTHONPATH'
   }
   env['PYTHONWARNINGS'] = 'ignore'
+  return env
+
+
+def _upstream_results(
+    python: str, requests: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
   result = subprocess.run(
       [python, str(_HERE / '_request_history_worker.py')],
       input=json.dumps(requests),
-      env=env,
+      env=_upstream_env(),
       capture_output=True,
       text=True,
       timeout=600,
@@ -135,6 +140,7 @@ def test_upstream_interpreter_is_pristine(upstream_python: str):
               '._request_history") is None)'
           ),
       ],
+      env=_upstream_env(),
       capture_output=True,
       text=True,
       timeout=120,
