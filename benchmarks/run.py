@@ -73,10 +73,14 @@ _SHORT_LABELS = {
 }
 
 _FULL = {
-    'events': [1_000, 5_000, 10_000],
+    'events': [1_000, 5_000, 10_000, 50_000],
     'repeats': 3,
     'turns': 20,
     'throughput_turns': 40,
+    'flat_events': [1_000, 20_000],
+    'memory_events': 10_000,
+    'late_turn': 40,
+    'late_sessions': 4,
     'rounds': 6,
 }
 _SMOKE = {
@@ -84,6 +88,10 @@ _SMOKE = {
     'repeats': 1,
     'turns': 3,
     'throughput_turns': 4,
+    'flat_events': [100, 300],
+    'memory_events': 300,
+    'late_turn': 3,
+    'late_sessions': 1,
     'rounds': 1,
 }
 
@@ -236,6 +244,37 @@ def _summarise(
         t['cpu_s'] for t in fork_tp
     ) / statistics.median(t['cpu_s'] for t in up_tp)
     summary['throughput'][config] = rows
+
+  # Time per event of back-to-back calls, GC on: the largest size over the
+  # smallest, per side (1 is flat).
+  small, large = (str(size) for size in settings['flat_events'])
+  summary['time_per_event'] = {}
+  for side, side_runs in runs.items():
+    per_event = {
+        size: statistics.median(
+            r['time_per_event'][size]['us_per_event'] for r in side_runs
+        )
+        for size in (small, large)
+    }
+    summary['time_per_event'][side] = {
+        **per_event,
+        'growth': per_event[large] / per_event[small],
+    }
+  peaks = {
+      side: statistics.median(r['peak_memory']['peak_mib'] for r in rs)
+      for side, rs in runs.items()
+  }
+  summary['peak_memory'] = {**peaks, 'ratio': peaks['fork'] / peaks['upstream']}
+
+  up_late = [r['late_turn']['default']['turns_per_s'] for r in up_runs]
+  summary['late_turn'] = {
+      config: _ratios(
+          [r['late_turn'][config]['turns_per_s'] for r in fork_runs],
+          up_late,
+          best=max,
+      )
+      for config in ('default', 'include_sources')
+  }
   return summary
 
 
@@ -356,6 +395,62 @@ def _table(
         f' {row["fastest_ratio"]:>8.3f}'
         f' {row["cpu_ratio_of_medians"]:>6.3f}'
     )
+
+  late = settings['late_turn']
+  lines += [
+      '',
+      (
+          f'Runner, turn {late} of a conversation (median of'
+          f' {settings["late_sessions"]} sessions)'
+      ),
+      'turns/s; ratios fork/upstream default (>1: fork faster)',
+      (
+          f'{"fork configuration":<18} {"upstream":>8} {"fork":>7}'
+          f' {"medians":>8} {"per-round":>9} {"fastest":>8}'
+      ),
+  ]
+  for config, label in (
+      ('default', 'default'),
+      ('include_sources', "['user','self']"),
+  ):
+    row = summary['late_turn'][config]
+    lines.append(
+        f'{label:<18} {row["upstream_median"]:>8.1f}'
+        f' {row["fork_median"]:>7.1f} {row["ratio_of_medians"]:>8.3f}'
+        f' {row["median_of_round_ratios"]:>9.3f}'
+        f' {row["fastest_ratio"]:>8.3f}'
+    )
+
+  small, large = settings['flat_events']
+  flat = summary['time_per_event']
+  peak = summary['peak_memory']
+  lines += [
+      '',
+      (
+          '_get_contents, microseconds per event of back-to-back calls, GC on'
+          " (agent 'writer')"
+      ),
+      (
+          f'{"side":<9} {f"{small:,} events":>13} {f"{large:,} events":>14}'
+          f' {"growth":>7}'
+      ),
+  ]
+  for side in ('upstream', 'fork'):
+    lines.append(
+        f'{side:<9} {flat[side][str(small)]:>13.1f}'
+        f' {flat[side][str(large)]:>14.1f} {flat[side]["growth"]:>7.2f}'
+    )
+  lines += [
+      '',
+      (
+          '_get_contents peak memory of one call at'
+          f' {settings["memory_events"]:,} events (tracemalloc), MiB'
+      ),
+      (
+          f'upstream {peak["upstream"]:.1f}   fork {peak["fork"]:.1f}'
+          f'   fork/upstream {peak["ratio"]:.3f}'
+      ),
+  ]
   return '\n'.join(line.rstrip() for line in lines)
 
 
@@ -415,6 +510,14 @@ def _worker_args(settings: dict[str, Any]) -> list[str]:
       str(settings['turns']),
       '--throughput-turns',
       str(settings['throughput_turns']),
+      '--flat-events',
+      ','.join(map(str, settings['flat_events'])),
+      '--memory-events',
+      str(settings['memory_events']),
+      '--late-turn',
+      str(settings['late_turn']),
+      '--late-sessions',
+      str(settings['late_sessions']),
   ]
 
 

@@ -20,7 +20,8 @@ can be::
 
   python worker.py --info
   python worker.py --events 1000,5000 --repeats 5 --turns 20 \\
-      --throughput-turns 40
+      --throughput-turns 40 --flat-events 1000,20000 --memory-events 10000 \\
+      --late-turn 40 --late-sessions 3
 
 and prints one JSON object on its last line of output. Configurations that
 need the fork (``include_sources``, ``source_filter``) are measured only when
@@ -39,6 +40,7 @@ import random
 import statistics
 import sys
 import time
+import tracemalloc
 from typing import Any
 from typing import AsyncGenerator
 import warnings
@@ -396,6 +398,11 @@ def _digest(contents: list[Any]) -> str:
   return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
+_LARGE_HISTORY = 20_000
+"""From this many events on, `_get_contents` is timed once per round: upstream
+takes seconds per call there."""
+
+
 def _get_contents_times(
     sizes: list[int], repeats: int, supported: bool
 ) -> dict[str, Any]:
@@ -410,7 +417,9 @@ def _get_contents_times(
     figures: dict[str, Any] = {}
     for variant, kwargs in variants.items():
       call = lambda: _get_contents(None, history, 'writer', **kwargs)
-      median_ms, best_ms = _time_ms(call, repeats)
+      median_ms, best_ms = _time_ms(
+          call, 1 if size >= _LARGE_HISTORY else repeats
+      )
       figures[variant] = {
           'median_ms': median_ms,
           'best_ms': best_ms,
@@ -418,6 +427,83 @@ def _get_contents_times(
       }
     result[str(size)] = figures
   return result
+
+
+def _time_per_event(sizes: list[int]) -> dict[str, Any]:
+  """Microseconds per event of back-to-back `_get_contents` calls, GC on.
+
+  The calls run one after another the way a server makes them, with the
+  collector left to run when it decides to, so the figure includes the full
+  collections that the objects each call keeps alive set off.
+  """
+  from google.adk.flows.llm_flows.contents import _get_contents
+
+  result: dict[str, Any] = {}
+  for size in sizes:
+    history = _history(size)
+    _get_contents(None, history, 'writer')
+    calls = max(3, 20_000 // size)
+    gc.collect()
+    started = time.perf_counter()
+    for _ in range(calls):
+      _get_contents(None, history, 'writer')
+    elapsed = time.perf_counter() - started
+    result[str(size)] = {
+        'calls': calls,
+        'us_per_event': elapsed / calls / size * 1e6,
+    }
+  return result
+
+
+def _peak_memory(size: int) -> dict[str, Any]:
+  """Memory one `_get_contents` call allocates at its peak (tracemalloc)."""
+  from google.adk.flows.llm_flows.contents import _get_contents
+
+  history = _history(size)
+  _get_contents(None, history, 'writer')
+  gc.collect()
+  tracemalloc.start()
+  try:
+    before = tracemalloc.get_traced_memory()[0]
+    tracemalloc.reset_peak()
+    contents = _get_contents(None, history, 'writer')
+    peak = tracemalloc.get_traced_memory()[1] - before
+  finally:
+    tracemalloc.stop()
+  return {'events': size, 'contents': len(contents), 'peak_mib': peak / 2**20}
+
+
+async def _late_turn_rate(
+    config: str, turn: int, sessions: int
+) -> dict[str, float]:
+  """Turns per second of the pipeline's `turn`-th turn in a conversation.
+
+  Each session runs the turns before `turn` untimed, collects garbage so the
+  timed turn does not pay for theirs, then times `turn`; the figure is one
+  over the median of the sessions' times.
+  """
+  from google.adk.runners import InMemoryRunner
+
+  runner = InMemoryRunner(agent=_pipeline(config, None), app_name=_APP)
+  walls, cpus = [], []
+  for _ in range(sessions):
+    session = await runner.session_service.create_session(
+        app_name=_APP, user_id=_USER
+    )
+    await _run_turns(runner, session.id, 1, turn - 1)
+    gc.collect()
+    started, cpu_started = time.perf_counter(), time.process_time()
+    await _run_turns(runner, session.id, turn, 1)
+    walls.append(time.perf_counter() - started)
+    cpus.append(time.process_time() - cpu_started)
+  await runner.close()
+  return {
+      'turn': turn,
+      'sessions': sessions,
+      'wall_s': statistics.median(walls),
+      'cpu_s': statistics.median(cpus),
+      'turns_per_s': 1 / statistics.median(walls),
+  }
 
 
 def info() -> dict[str, Any]:
@@ -464,6 +550,15 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
       for config in configs
       if config != 'none'
   }
+  result['time_per_event'] = _time_per_event(args.flat_events)
+  result['peak_memory'] = _peak_memory(args.memory_events)
+  result['late_turn'] = {
+      config: asyncio.run(
+          _late_turn_rate(config, args.late_turn, args.late_sessions)
+      )
+      for config in configs
+      if config != 'none'
+  }
   return result
 
 
@@ -478,6 +573,10 @@ def main() -> None:
   parser.add_argument('--repeats', type=int, default=5)
   parser.add_argument('--turns', type=int, default=20)
   parser.add_argument('--throughput-turns', type=int, default=40)
+  parser.add_argument('--flat-events', type=_sizes, default=[1_000, 20_000])
+  parser.add_argument('--memory-events', type=int, default=10_000)
+  parser.add_argument('--late-turn', type=int, default=40)
+  parser.add_argument('--late-sessions', type=int, default=4)
   args = parser.parse_args()
   logging.getLogger('google_adk').setLevel(logging.ERROR)
   warnings.simplefilter('ignore')

@@ -228,9 +228,15 @@ def test_pr_stacked_on_several_prs_applies_after_all_of_them(
   }
 
   upstream_repo = _pristine_upstream_repo(project, tmp_path / 'adk-python')
-  # A PR with two dependencies is sent after both: the three apply as a
-  # series, and the stacked one would not apply to either dependency alone.
-  for suffix in ('-include-sources', '-visibility', '-diagnostics'):
+  # A PR with two dependencies is sent after both (and include-sources after
+  # the PR it is stacked on): they apply as a series, and the stacked one
+  # would not apply to either dependency alone.
+  for suffix in (
+      '-perf-request-history',
+      '-include-sources',
+      '-visibility',
+      '-diagnostics',
+  ):
     name = next(n for n in written if n.endswith(f'{suffix}.patch'))
     git.run(
         upstream_repo, 'am', '-q', str(written[name]), env=git.TOOL_IDENTITY
