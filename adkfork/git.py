@@ -66,17 +66,3 @@ def run(
         f'`git {" ".join(args)}` failed in {folder}:\n{result.stderr.strip()}'
     )
   return result.stdout
-
-
-def contributor_identity(folder: pathlib.Path) -> dict[str, str]:
-  """The user's git identity for commits meant to be sent upstream."""
-  name = run(folder, 'config', 'user.name', check=False).strip()
-  email = run(folder, 'config', 'user.email', check=False).strip()
-  name = name or 'google-adk fork contributor'
-  email = email or 'fork-contributor@localhost'
-  return {
-      'GIT_AUTHOR_NAME': name,
-      'GIT_AUTHOR_EMAIL': email,
-      'GIT_COMMITTER_NAME': name,
-      'GIT_COMMITTER_EMAIL': email,
-  }
