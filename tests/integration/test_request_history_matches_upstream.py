@@ -31,10 +31,7 @@ import os
 from pathlib import Path
 import random
 import subprocess
-import sys
 from typing import Any
-
-import pytest
 
 _REPO = Path(__file__).resolve().parents[2]
 _HERE = Path(__file__).resolve().parent
@@ -55,22 +52,6 @@ _generator = _load(
 )
 _worker = _load('_request_history_worker', _HERE / '_request_history_worker.py')
 _benchmark = _load('_benchmark_worker', _REPO / 'benchmarks/worker.py')
-
-
-@pytest.fixture(name='upstream_python', scope='module')
-def _upstream_python_fixture() -> str:
-  configured = os.environ.get('ADK_UPSTREAM_PYTHON')
-  if configured:
-    return configured
-  result = subprocess.run(
-      [sys.executable, '-m', 'adkfork', 'upstream-venv'],
-      cwd=_REPO,
-      capture_output=True,
-      text=True,
-      timeout=600,
-  )
-  assert result.returncode == 0, result.stderr
-  return result.stdout.strip()
 
 
 def _long_sessions() -> list[dict[str, Any]]:
