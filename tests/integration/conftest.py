@@ -6,9 +6,8 @@ installs it) in a temporary folder, listening on a loopback port, and stops it
 at the end of the session. Without the server binaries the tests that use it
 skip, except under CI (``CI`` set), where they fail.
 
-``upstream_python`` is an interpreter with pristine google-adk 2.13.0:
-``$ADK_UPSTREAM_PYTHON``, or the environment ``python -m adkfork
-upstream-venv`` makes.
+``upstream_python``, an interpreter with pristine google-adk 2.13.0, comes
+from ``tests/conftest.py``, shared with the samples' parity test.
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ import pwd
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import uuid
 
@@ -150,24 +148,6 @@ def postgres_server() -> Iterator[PostgresServer]:
     if (data / 'postmaster.pid').exists():
       run(str(bin_dir / 'pg_ctl'), f'--pgdata={data}', '-m', 'fast', 'stop')
     shutil.rmtree(root, ignore_errors=True)
-
-
-@pytest.fixture(scope='session')
-def upstream_python() -> str:
-  """An interpreter that imports pristine google-adk 2.13.0."""
-  configured = os.environ.get('ADK_UPSTREAM_PYTHON')
-  if configured:
-    return configured
-  result = subprocess.run(
-      [sys.executable, '-m', 'adkfork', 'upstream-venv'],
-      cwd=_REPO,
-      capture_output=True,
-      text=True,
-      timeout=900,
-      check=False,
-  )
-  assert result.returncode == 0, result.stderr
-  return result.stdout.strip()
 
 
 @pytest.fixture

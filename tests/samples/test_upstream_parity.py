@@ -36,22 +36,6 @@ _REPO = Path(__file__).resolve().parents[2]
 _DEMO = _REPO / 'contributing' / 'samples' / 'side_by_side.py'
 
 
-@pytest.fixture(name='upstream_python', scope='module')
-def _upstream_python_fixture() -> str:
-  configured = os.environ.get('ADK_UPSTREAM_PYTHON')
-  if configured:
-    return configured
-  result = subprocess.run(
-      [sys.executable, '-m', 'adkfork', 'upstream-venv'],
-      cwd=_REPO,
-      capture_output=True,
-      text=True,
-      timeout=600,
-  )
-  assert result.returncode == 0, result.stderr
-  return result.stdout.strip()
-
-
 def _record(python: str, config: str) -> dict[str, Any]:
   env = {
       k: v
