@@ -282,6 +282,32 @@ def _number(value: float) -> str:
   return f'{value:,.0f}' if value >= 1_000 else f'{value:.2f}'
 
 
+def _turns_table(
+    title: str, legend: str, rows: dict[str, Any], *, with_cpu: bool
+) -> list[str]:
+  """Renders Runner turns per second, default and include_sources rows."""
+  header = (
+      f'{"fork configuration":<18} {"upstream":>8} {"fork":>7}'
+      f' {"medians":>8} {"per-round":>9} {"fastest":>8}'
+  )
+  lines = ['', title, legend, header + (f' {"CPU s":>6}' if with_cpu else '')]
+  for config, label in (
+      ('default', 'default'),
+      ('include_sources', "['user','self']"),
+  ):
+    row = rows[config]
+    line = (
+        f'{label:<18} {row["upstream_median"]:>8.1f}'
+        f' {row["fork_median"]:>7.1f} {row["ratio_of_medians"]:>8.3f}'
+        f' {row["median_of_round_ratios"]:>9.3f}'
+        f' {row["fastest_ratio"]:>8.3f}'
+    )
+    if with_cpu:
+      line += f' {row["cpu_ratio_of_medians"]:>6.3f}'
+    lines.append(line)
+  return lines
+
+
 def _table(
     summary: dict[str, Any],
     settings: dict[str, Any],
@@ -371,55 +397,25 @@ def _table(
       "Fork with default settings sends upstream's requests exactly:"
       f' {"yes" if summary["fork_default_requests_identical"] else "NO"}'
   )
-  lines += [
-      '',
+  lines += _turns_table(
       (
           f'Runner throughput, 4-agent pipeline, {settings["throughput_turns"]}'
           ' turns, zero-latency model'
       ),
       'turns/s; ratios fork/upstream default (>1: fork faster; CPU <1: less)',
-      (
-          f'{"fork configuration":<18} {"upstream":>8} {"fork":>7}'
-          f' {"medians":>8} {"per-round":>9} {"fastest":>8} {"CPU s":>6}'
-      ),
-  ]
-  for config, label in (
-      ('default', 'default'),
-      ('include_sources', "['user','self']"),
-  ):
-    row = summary['throughput'][config]
-    lines.append(
-        f'{label:<18} {row["upstream_median"]:>8.1f}'
-        f' {row["fork_median"]:>7.1f} {row["ratio_of_medians"]:>8.3f}'
-        f' {row["median_of_round_ratios"]:>9.3f}'
-        f' {row["fastest_ratio"]:>8.3f}'
-        f' {row["cpu_ratio_of_medians"]:>6.3f}'
-    )
-
+      summary['throughput'],
+      with_cpu=True,
+  )
   late = settings['late_turn']
-  lines += [
-      '',
+  lines += _turns_table(
       (
           f'Runner, turn {late} of a conversation (median of'
           f' {settings["late_sessions"]} sessions)'
       ),
       'turns/s; ratios fork/upstream default (>1: fork faster)',
-      (
-          f'{"fork configuration":<18} {"upstream":>8} {"fork":>7}'
-          f' {"medians":>8} {"per-round":>9} {"fastest":>8}'
-      ),
-  ]
-  for config, label in (
-      ('default', 'default'),
-      ('include_sources', "['user','self']"),
-  ):
-    row = summary['late_turn'][config]
-    lines.append(
-        f'{label:<18} {row["upstream_median"]:>8.1f}'
-        f' {row["fork_median"]:>7.1f} {row["ratio_of_medians"]:>8.3f}'
-        f' {row["median_of_round_ratios"]:>9.3f}'
-        f' {row["fastest_ratio"]:>8.3f}'
-    )
+      summary['late_turn'],
+      with_cpu=False,
+  )
 
   small, large = settings['flat_events']
   flat = summary['time_per_event']
