@@ -3,40 +3,15 @@ transfer."""
 
 from __future__ import annotations
 
-from typing import Any
-import warnings
-
-from google.adk.agents.llm_agent import LlmAgent
+from _pr_tests import state_keys
 from google.adk.agents.parallel_agent import ParallelAgent
 from google.adk.agents.sequential_agent import SequentialAgent
-from google.adk.diagnostics import check_agent_tree
-from google.adk.diagnostics import Diagnostic
 from google.adk.diagnostics import Severity
 
-_MODEL = 'gemini-2.5-flash'
-
-
-def _agent(name: str, instruction: str = 'Help.', **kwargs: Any) -> LlmAgent:
-  return LlmAgent(name=name, model=_MODEL, instruction=instruction, **kwargs)
-
-
-def _composite(kind: type, name: str, *sub_agents: Any, **kwargs: Any) -> Any:
-  with warnings.catch_warnings():
-    warnings.simplefilter('ignore', DeprecationWarning)
-    return kind(name=name, sub_agents=list(sub_agents), **kwargs)
-
-
-def _found(root: Any) -> list[Diagnostic]:
-  return [d for d in check_agent_tree(root) if d.code == 'ADK-D101']
-
-
-def _pipeline(instruction: str) -> Any:
-  return _composite(
-      SequentialAgent,
-      'router',
-      _agent('classifier', output_key='intent'),
-      _agent('booker', instruction),
-  )
+_agent = state_keys._agent
+_composite = state_keys._composite
+_found = state_keys._found
+_pipeline = state_keys._pipeline
 
 
 def test_a_parallel_sibling_does_not_run_before_but_the_next_step_is_fine():
