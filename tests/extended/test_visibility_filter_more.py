@@ -63,8 +63,10 @@ async def test_state_changes_of_internal_tools_reach_client_and_session():
   events, session, _ = await _run(pipeline, RunConfig(visibility_mode='filter'))
 
   assert _SECRET not in _received_text(events)
-  assert 'remember_city' not in _received_text(events)
   assert _PUBLIC in _received_text(events)
+  # The internal agent's tool shows by name only, as progress.
+  calls = [c for e in events for c in e.get_function_calls()]
+  assert [(c.name, c.args) for c in calls] == [('remember_city', None)]
   deltas = [e.actions.state_delta for e in events if e.author == 'planner']
   assert {'destination': 'Oslo'} in deltas
   assert session.state['destination'] == 'Oslo'
@@ -100,7 +102,8 @@ async def test_escalation_of_internal_loop_reaches_the_client():
 
   escalations = [e for e in events if e.actions.escalate]
   assert [e.author for e in escalations] == ['critic']
-  assert escalations[0].content is None
+  responses = escalations[0].get_function_responses()
+  assert [(r.name, r.response) for r in responses] == [('exit_loop', None)]
   assert _SECRET not in _received_text(events)
   assert _PUBLIC in _received_text(events)
 

@@ -202,19 +202,17 @@ def test_stacked_pr_applies_on_top_of_the_pr_it_depends_on(repo_copy, tmp_path):
       for p in export.export(project, tmp_path / 'prs', author=_AUTHOR)
   }
 
-  filter_pr = next(n for n in written if n.endswith('-visibility-filter.patch'))
-  event_pr = next(n for n in written if n.endswith('-visibility.patch'))
+  stack = [
+      next(n for n in written if n.endswith(f'-{pr_id}.patch'))
+      for pr_id in ('event-visibility', 'tool-visibility', 'visibility-filter')
+  ]
   upstream_repo = _pristine_upstream_repo(project, tmp_path / 'adk-python')
-  # The stacked PR is sent after the one it builds on: they apply as a series.
-  git.run(
-      upstream_repo, 'am', '-q', str(written[event_pr]), env=git.TOOL_IDENTITY
-  )
-  git.run(
-      upstream_repo, 'am', '-q', str(written[filter_pr]), env=git.TOOL_IDENTITY
-  )
-  assert (
-      upstream_repo / 'src/google/adk/events/_visibility_filter.py'
-  ).is_file()
+  # A stacked PR is sent after the ones it builds on: they apply as a series.
+  for name in stack:
+    git.run(
+        upstream_repo, 'am', '-q', str(written[name]), env=git.TOOL_IDENTITY
+    )
+  assert (upstream_repo / 'src/google/adk/events/user_view.py').is_file()
 
 
 def test_pr_stacked_on_several_prs_applies_after_all_of_them(

@@ -31,6 +31,7 @@ from google.adk.agents.run_config import RunConfig
 from google.adk.agents.run_config import StreamingMode
 from google.adk.agents.sequential_agent import SequentialAgent
 from google.adk.events.event import Event
+from google.adk.events.user_view import user_view
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
@@ -135,24 +136,40 @@ def _received_text(events: list[Event]) -> str:
   return '\n'.join(event.model_dump_json(exclude_none=True) for event in events)
 
 
+def _final_texts(events: list[Event]) -> list[str]:
+  """What a client following ADK's documented loop shows as answers."""
+  return [
+      event.content.parts[0].text
+      for event in events
+      if event.is_final_response()
+  ]
+
+
+def _search_flights(city: str) -> dict[str, str]:
+  """Finds flights to a city."""
+  return {'flights': f'{city} at 9:00 {_SECRET}'}
+
+
 @pytest.mark.asyncio
-async def test_filter_strips_internal_content_and_keeps_it_in_session():
+async def test_internal_agents_arrive_as_progress_never_as_answers():
   events, session, _ = await _run(
       _pipeline(), RunConfig(visibility_mode='filter')
   )
 
   assert _SECRET not in _received_text(events)
-  assert _PUBLIC in _received_text(events)
-  stored_text = _received_text(session.events)
-  assert _SECRET in stored_text and _PUBLIC in stored_text
+  assert _final_texts(events) == [_PUBLIC]
+  assert _SECRET in _received_text(session.events)
   classifier_events = [e for e in events if e.author == 'classifier']
-  assert classifier_events
-  assert all(e.content is None for e in classifier_events)
-  assert all(not e.is_user_facing for e in classifier_events)
+  assert len(classifier_events) == 1
+  progress = classifier_events[0]
+  assert progress.content is None
+  assert progress.partial
+  assert not progress.is_final_response()
+  assert not progress.is_user_facing
 
 
 @pytest.mark.asyncio
-async def test_filtered_events_keep_ids_author_and_actions():
+async def test_progress_events_keep_ids_author_and_actions():
   pipeline = SequentialAgent(
       name='pipeline',
       sub_agents=[
@@ -171,27 +188,116 @@ async def test_filtered_events_keep_ids_author_and_actions():
     stored = stored_by_id[event.id]
     assert event.author == stored.author
     assert event.invocation_id == stored.invocation_id
+    assert event.branch == stored.branch
     assert event.actions == stored.actions
-  # The classifier's output_key write is an action of an internal event: it
-  # reaches the caller and the session, while its text does not.
+  # The output_key write is an action of the internal event: it reaches the
+  # caller and the session, while the text does not.
   classifier = next(e for e in events if e.author == 'classifier')
-  assert classifier.content is None
   assert classifier.actions.state_delta == {'route': 'route: booking'}
   assert session.state['route'] == 'route: booking'
 
 
 @pytest.mark.asyncio
-async def test_filter_with_sse_streaming_drops_internal_partial_chunks():
+async def test_sse_streaming_drops_internal_chunks_and_never_shows_empty():
   events, session, _ = await _run(
       _pipeline(),
       RunConfig(visibility_mode='filter', streaming_mode=StreamingMode.SSE),
   )
 
   assert _SECRET not in _received_text(events)
-  assert not [e for e in events if e.author == 'classifier' and e.partial]
+  assert _final_texts(events) == [_PUBLIC]
+  classifier_events = [e for e in events if e.author == 'classifier']
+  assert [e.content for e in classifier_events] == [None]
   booker_partials = [e for e in events if e.author == 'booker' and e.partial]
   assert len(booker_partials) == len(_PUBLIC.split(' '))
   assert _SECRET in _received_text(session.events)
+
+
+@pytest.mark.asyncio
+async def test_single_turn_sub_agent_shows_its_tool_calls_by_name_only():
+  researcher = _agent(
+      'researcher',
+      types.FunctionCall(name='_search_flights', args={'city': 'Oslo'}),
+      f'findings {_SECRET}',
+      mode='single_turn',
+      description='Researches flights.',
+      tools=[_search_flights],
+  )
+  root = _agent(
+      'front_desk',
+      types.FunctionCall(name='researcher', args={'request': 'Oslo flights'}),
+      _PUBLIC,
+      sub_agents=[researcher],
+  )
+
+  events, session, _ = await _run(root, RunConfig(visibility_mode='filter'))
+
+  assert _SECRET not in _received_text(events)
+  assert 'Oslo' not in _received_text(events)
+  assert _final_texts(events) == [_PUBLIC]
+  calls = [
+      (e.author, c.name, c.args) for e in events for c in e.get_function_calls()
+  ]
+  assert calls == [
+      ('front_desk', 'researcher', None),
+      ('researcher', '_search_flights', None),
+  ]
+  answered = [
+      (e.author, r.name, r.response)
+      for e in events
+      for r in e.get_function_responses()
+  ]
+  assert answered == [
+      ('researcher', '_search_flights', None),
+      ('front_desk', 'researcher', None),
+  ]
+  # The researcher's findings still reach the model that asked for them.
+  assert _SECRET in str(root.model.requests[1].contents)
+  assert _SECRET in _received_text(session.events)
+
+
+@pytest.mark.asyncio
+async def test_tool_levels_of_a_user_facing_agent():
+  def lookup_booking(code: str) -> dict[str, str]:
+    return {'status': f'confirmed {code}'}
+
+  def audit(note: str) -> dict[str, str]:
+    return {'logged': note}
+
+  agent = _agent(
+      'booker',
+      types.FunctionCall(name='lookup_booking', args={'code': 'AB12'}),
+      types.FunctionCall(name='audit', args={'note': _SECRET}),
+      _PUBLIC,
+      tools=[lookup_booking, audit],
+      tool_visibility={'audit': 'hidden'},
+  )
+
+  events, session, _ = await _run(agent, RunConfig(visibility_mode='filter'))
+
+  assert _SECRET not in _received_text(events)
+  assert 'audit' not in _received_text(events)
+  lookup = [e for e in events if e.get_function_calls()]
+  assert lookup[0].get_function_calls()[0].args == {'code': 'AB12'}
+  assert _final_texts(events) == [_PUBLIC]
+  assert len(events) == 3
+  assert len([e for e in session.events if e.author == 'booker']) == 5
+
+
+@pytest.mark.asyncio
+async def test_reloaded_conversation_matches_what_was_streamed():
+  events, session, _ = await _run(
+      _pipeline(),
+      RunConfig(visibility_mode='filter', streaming_mode=StreamingMode.SSE),
+  )
+
+  reloaded = user_view(session.events)
+
+  live = [e for e in events if not e.partial or e.author == 'classifier']
+  assert [e.model_dump() for e in reloaded[1:]] == [
+      e.model_dump() for e in live
+  ]
+  assert reloaded[0].author == 'user'
 
 
 @pytest.mark.asyncio
@@ -251,12 +357,13 @@ async def test_filter_on_workflow_graph():
   events, session, _ = await _run(workflow, RunConfig(visibility_mode='filter'))
 
   assert _SECRET not in _received_text(events)
-  assert _PUBLIC in _received_text(events)
+  assert _final_texts(events) == [_PUBLIC]
+  assert {e.author for e in events if not e.is_user_facing} >= {'classifier'}
   assert _SECRET in _received_text(session.events)
 
 
 @pytest.mark.asyncio
-async def test_agent_tool_result_is_not_filtered_for_the_calling_agent():
+async def test_agent_tool_answers_its_caller_in_full_and_the_client_by_name():
   worker = _agent('worker', f'worker found {_SECRET}')
   caller = _agent(
       'caller',
@@ -273,18 +380,10 @@ async def test_agent_tool_result_is_not_filtered_for_the_calling_agent():
 
   events, _, _ = await _run(caller, RunConfig(visibility_mode='filter'))
 
-  # The wrapped loop's body is internal in its own run. Its output is the
-  # tool's result, which the caller, a user-facing agent, passes on.
-  responses = [
-      response
-      for event in events
-      for response in event.get_function_responses()
-  ]
-  assert [r.response for r in responses] == [
-      {'result': f'worker found {_SECRET}'}
-  ]
-  second_request = caller.model.requests[1]
-  assert _SECRET in str(second_request.contents)
+  responses = [r for e in events for r in e.get_function_responses()]
+  assert [(r.name, r.response) for r in responses] == [('research', None)]
+  assert _SECRET not in _received_text(events)
+  assert _SECRET in str(caller.model.requests[1].contents)
 
 
 def test_invalid_visibility_mode_lists_allowed_values():

@@ -1,0 +1,237 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""What the user is meant to see of a conversation.
+
+``user_view`` turns events, live or stored, into the events a client shows the
+user: exactly what ``RunConfig(visibility_mode='filter')`` yields, so a client
+that reloads a conversation sees what it saw live.
+
+* A user-facing event (``Event.is_user_facing``) is passed on as it is, except
+  for tool traffic a tool keeps from the user (see below).
+* An internal agent's event becomes a progress event: the same id, author,
+  branch, invocation, node and actions, without what the agent said (text,
+  thoughts, inline data, code, node output, transcriptions, grounding). Its
+  tool calls and responses remain at their tool's level, by default name and
+  call id only. A progress event is never a final response
+  (``is_final_response()`` is False; one without tool parts is marked
+  ``partial``), so a client that shows final responses never shows it, and a
+  client that shows progress can say "researcher is working" or "calling
+  search_flights" from its author and parts.
+* Internal streaming chunks are dropped; the complete event follows them.
+* An event left with nothing to say (no progress, no actions) is dropped.
+* Error events always pass, with their error code and message.
+
+Tool traffic is shown at the level its tool has (``BaseTool.visibility``,
+``LlmAgent.tool_visibility``): ``'full'``, ``'minimal'`` (name and call id) or
+``'hidden'``. Calls the client must act on always pass in full: long-running
+and client-executed calls, tool confirmations, credential and input requests.
+
+Filtering happens on the way out of the Runner, after an event has been
+persisted: the session keeps every event in full, so the conversation can be
+replayed and later agents still read what internal agents produced. A plugin's
+``on_event_callback`` runs before the event is appended and shares the object
+that is stored, so stripping content there would strip it from history too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import Final
+from typing import Iterable
+from typing import Optional
+from typing import TYPE_CHECKING
+
+from google.genai import types
+
+from ..tools._tool_visibility import FULL
+from ..tools._tool_visibility import HIDDEN
+from ..tools._tool_visibility import MINIMAL
+from ..tools._tool_visibility import stamped_levels
+from ..utils._function_call_names import CLIENT_FUNCTION_CALL_NAMES
+
+if TYPE_CHECKING:
+  from ..agents.run_config import RunConfig
+  from .event import Event
+
+ANNOTATE: Final = 'annotate'
+FILTER: Final = 'filter'
+ALLOWED_VISIBILITY_MODES: Final[tuple[str, ...]] = (ANNOTATE, FILTER)
+
+# What an agent said, as opposed to what it did. Actions, ids, author, branch,
+# node info, error fields and usage stay on a progress event.
+_PAYLOAD_FIELDS: Final[tuple[str, ...]] = (
+    'output',
+    'input_transcription',
+    'output_transcription',
+    'grounding_metadata',
+    'citation_metadata',
+)
+
+
+def validate_visibility_mode(value: Any) -> Any:
+  """Checks a requested visibility mode.
+
+  Args:
+    value: The requested mode.
+
+  Returns:
+    The value, unchanged.
+
+  Raises:
+    ValueError: If the value is not one of the allowed modes.
+  """
+  if isinstance(value, str) and value in ALLOWED_VISIBILITY_MODES:
+    return value
+  raise ValueError(
+      f'Invalid visibility_mode {value!r}. Allowed values: '
+      + ', '.join(repr(mode) for mode in ALLOWED_VISIBILITY_MODES)
+      + '.'
+  )
+
+
+def user_view(events: Iterable[Event]) -> list[Event]:
+  """Returns what the user is meant to see of ``events``.
+
+  This is what a run in filter mode yields, so it gives a client that reloads
+  a stored conversation the same events it received live.
+
+  Args:
+    events: Events in order, as a run yields them or a session stores them.
+      They are not modified.
+
+  Returns:
+    User-facing events as they are (a copy where tool traffic is reduced),
+    internal agents' events as progress events, and nothing for an internal
+    streaming chunk or an event with nothing left to say.
+
+  .. warning::
+      This feature is **experimental** and its API or behavior may change in
+      future releases.
+  """
+  shown = []
+  for event in events:
+    event_for_user = _for_user(event)
+    if event_for_user is not None:
+      shown.append(event_for_user)
+  return shown
+
+
+def for_caller(
+    event: Event, run_config: Optional[RunConfig]
+) -> tuple[Event, ...]:
+  """Returns what the caller of a run receives for one event.
+
+  Args:
+    event: An event the Runner has processed and, unless partial, persisted.
+    run_config: The run's config; its ``visibility_mode`` decides.
+
+  Returns:
+    The event itself in annotate mode, else its ``user_view``.
+  """
+  if run_config is None or run_config.visibility_mode != FILTER:
+    return (event,)
+  return tuple(user_view((event,)))
+
+
+def _for_user(event: Event) -> Event | None:
+  is_error = bool(event.error_code or event.error_message)
+  user_facing = event.is_user_facing
+  if not user_facing and event.partial and not is_error:
+    return None
+  parts = (event.content.parts if event.content else None) or []
+  kept_parts = _parts_for_user(event, parts, user_facing)
+  if user_facing and kept_parts is parts:
+    return event
+  said_something = bool(kept_parts) or (
+      not user_facing
+      and (
+          bool(parts)
+          or any(getattr(event, name) is not None for name in _PAYLOAD_FIELDS)
+      )
+  )
+  if not said_something and not is_error and not _has_actions(event):
+    return None
+  update: dict[str, Any] = {
+      'content': (
+          types.Content(role=event.content.role, parts=kept_parts)
+          if event.content is not None and kept_parts
+          else None
+      )
+  }
+  if not user_facing:
+    update.update(dict.fromkeys(_PAYLOAD_FIELDS))
+    if event.actions.skip_summarization:
+      update['actions'] = event.actions.model_copy(
+          update={'skip_summarization': None}
+      )
+  if not kept_parts and not is_error:
+    # Nothing a client reads as an answer is left; keep the event from being
+    # taken for one.
+    update['partial'] = True
+  return event.model_copy(update=update)
+
+
+def _parts_for_user(
+    event: Event, parts: list[types.Part], user_facing: bool
+) -> list[types.Part]:
+  """Returns ``parts`` itself when every part is shown as it is."""
+  levels = stamped_levels(event)
+  must_act = event.long_running_tool_ids or ()
+  kept: list[types.Part] = []
+  changed = False
+  for part in parts:
+    call = part.function_call or part.function_response
+    if call is None:
+      if user_facing:
+        kept.append(part)
+      else:
+        changed = True
+      continue
+    if call.name in CLIENT_FUNCTION_CALL_NAMES or call.id in must_act:
+      level = FULL
+    else:
+      level = levels.get(call.id or '') or (FULL if user_facing else MINIMAL)
+    if level == FULL:
+      kept.append(part)
+    elif level == HIDDEN:
+      changed = True
+    else:
+      kept.append(_minimal(part))
+      changed = True
+  return kept if changed else parts
+
+
+def _minimal(part: types.Part) -> types.Part:
+  if part.function_call is not None:
+    call = part.function_call
+    return types.Part(
+        function_call=types.FunctionCall(id=call.id, name=call.name)
+    )
+  response = part.function_response
+  assert response is not None
+  return types.Part(
+      function_response=types.FunctionResponse(
+          id=response.id, name=response.name
+      )
+  )
+
+
+def _has_actions(event: Event) -> bool:
+  """Whether the event's actions carry anything a client may act on."""
+  for value in vars(event.actions).values():
+    if value is not None and value != {} and value != []:
+      return True
+  return False

@@ -1,0 +1,197 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""``BaseTool.visibility`` and ``LlmAgent.tool_visibility``.
+
+The levels act in filter mode; here they are checked where they are decided:
+validation, and the level the Runner stores on each event it persists.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import AsyncGenerator
+
+from google.adk.agents.llm_agent import LlmAgent
+from google.adk.events.event import Event
+from google.adk.models.base_llm import BaseLlm
+from google.adk.models.llm_request import LlmRequest
+from google.adk.models.llm_response import LlmResponse
+from google.adk.runners import InMemoryRunner
+from google.adk.tools.agent_tool import AgentTool
+from google.adk.tools.function_tool import FunctionTool
+from google.genai import types
+from pydantic import Field
+from pydantic import ValidationError
+import pytest
+
+_LEVELS_KEY = '__adk_internal_tool_visibility'
+
+
+class _ScriptedLlm(BaseLlm):
+  """Replies from a script: text or a ``types.FunctionCall``."""
+
+  model: str = 'scripted-llm'
+  script: list[Any] = Field(default_factory=list)
+  calls: int = 0
+
+  async def generate_content_async(
+      self, llm_request: LlmRequest, stream: bool = False
+  ) -> AsyncGenerator[LlmResponse, None]:
+    del llm_request, stream
+    reply = self.script[min(self.calls, len(self.script) - 1)]
+    self.calls += 1
+    part = (
+        types.Part(function_call=reply)
+        if isinstance(reply, types.FunctionCall)
+        else types.Part(text=reply)
+    )
+    yield LlmResponse(content=types.ModelContent(parts=[part]))
+
+
+def _agent(name: str, *script: Any, **kwargs: Any) -> LlmAgent:
+  return LlmAgent(name=name, model=_ScriptedLlm(script=list(script)), **kwargs)
+
+
+def _lookup(code: str) -> dict[str, str]:
+  """Looks up a booking."""
+  return {'status': f'confirmed {code}'}
+
+
+def _audit(note: str) -> dict[str, str]:
+  """Writes an audit note."""
+  return {'logged': note}
+
+
+async def _stored_events(agent: LlmAgent) -> list[Event]:
+  runner = InMemoryRunner(agent=agent, app_name='tools_app')
+  session = await runner.session_service.create_session(
+      app_name='tools_app', user_id='u'
+  )
+  async for _ in runner.run_async(
+      user_id='u',
+      session_id=session.id,
+      new_message=types.UserContent(parts=[types.Part(text='go')]),
+  ):
+    pass
+  stored = await runner.session_service.get_session(
+      app_name='tools_app', user_id='u', session_id=session.id
+  )
+  assert stored is not None
+  return stored.events
+
+
+def _levels(events: list[Event]) -> list[tuple[str, str, str]]:
+  """(call name, 'call' or 'response', level) for each stored level."""
+  found = []
+  for event in events:
+    levels = (event.custom_metadata or {}).get(_LEVELS_KEY, {})
+    for call in event.get_function_calls():
+      if call.id in levels:
+        found.append((call.name, 'call', levels[call.id]))
+    for response in event.get_function_responses():
+      if response.id in levels:
+        found.append((response.name, 'response', levels[response.id]))
+  return found
+
+
+def test_tool_visibility_defaults_to_none_and_is_validated():
+  tool = FunctionTool(_lookup)
+  assert tool.visibility is None
+
+  tool.visibility = 'hidden'
+  assert tool.visibility == 'hidden'
+  with pytest.raises(ValueError) as error:
+    tool.visibility = 'secret'
+  message = str(error.value)
+  assert "'secret'" in message and "'_lookup'" in message
+  assert "'hidden'" in message and "'minimal'" in message
+  assert "'full'" in message
+  assert tool.visibility == 'hidden'
+
+
+@pytest.mark.parametrize(
+    ('mapping', 'expected'),
+    [
+        ({'_lookup': 'private'}, "'private'"),
+        ({'_lookup': None}, 'None'),
+        ({'_missing': 'hidden'}, "['_missing']"),
+        ({'adk_request_confirmation': 'hidden'}, 'must answer'),
+        (['_lookup'], 'must map tool names'),
+    ],
+)
+def test_bad_tool_visibility_mapping_is_a_clear_error(mapping, expected):
+  with pytest.raises(ValidationError) as error:
+    _agent('booker', 'ok', tools=[_lookup], tool_visibility=mapping)
+
+  assert expected in str(error.value)
+
+
+@pytest.mark.asyncio
+async def test_levels_are_stored_with_the_events_they_apply_to():
+  audit = FunctionTool(_audit)
+  audit.visibility = 'hidden'
+  agent = _agent(
+      'booker',
+      types.FunctionCall(name='_lookup', args={'code': 'AB12'}),
+      types.FunctionCall(name='_audit', args={'note': 'checked'}),
+      'done',
+      tools=[_lookup, audit],
+  )
+
+  events = await _stored_events(agent)
+
+  assert _levels(events) == [
+      ('_audit', 'call', 'hidden'),
+      ('_audit', 'response', 'hidden'),
+  ]
+
+
+@pytest.mark.asyncio
+async def test_agent_mapping_wins_over_the_tool_and_agent_tools_are_minimal():
+  audit = FunctionTool(_audit)
+  audit.visibility = 'hidden'
+  agent = _agent(
+      'booker',
+      types.FunctionCall(name='_audit', args={'note': 'checked'}),
+      types.FunctionCall(name='lookup_agent', args={'request': 'AB12'}),
+      'done',
+      tools=[audit, AgentTool(agent=_agent('lookup_agent', 'found'))],
+      tool_visibility={'_audit': 'full'},
+  )
+
+  events = await _stored_events(agent)
+
+  assert _levels(events) == [
+      ('_audit', 'call', 'full'),
+      ('_audit', 'response', 'full'),
+      ('lookup_agent', 'call', 'minimal'),
+      ('lookup_agent', 'response', 'minimal'),
+  ]
+
+
+@pytest.mark.asyncio
+async def test_unconfigured_tools_store_nothing():
+  agent = _agent(
+      'booker',
+      types.FunctionCall(name='_lookup', args={'code': 'AB12'}),
+      'done',
+      tools=[_lookup],
+  )
+
+  events = await _stored_events(agent)
+
+  assert len(events) == 4
+  assert all(event.custom_metadata is None for event in events)
