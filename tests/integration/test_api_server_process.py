@@ -11,6 +11,7 @@ internal agent speaks a word that the user-facing agent never says.
 from __future__ import annotations
 
 from collections.abc import Iterator
+import json
 import os
 from pathlib import Path
 import shutil
@@ -256,3 +257,60 @@ def test_invalid_visibility_mode_is_rejected_over_http(server_url: str):
 
   assert response.status_code == 422
   assert 'annotate' in response.text and 'filter' in response.text
+
+
+def _final_texts(events: list[dict[str, object]]) -> list[str]:
+  """What a client following ADK's final-response loop shows, over JSON."""
+  shown = []
+  for event in events:
+    final = not event.get('partial') and not any(
+        'functionCall' in part or 'functionResponse' in part
+        for part in (event.get('content') or {}).get('parts', [])
+    )
+    if final:
+      shown.append(event['content']['parts'][0]['text'])
+  return shown
+
+
+def test_reloaded_session_shows_what_the_run_sent_over_http(server_url: str):
+  _create_session(server_url, 'http_user', 'reloaded')
+  streamed = _run_sse(
+      server_url, 'http_user', 'reloaded', visibility_mode='filter'
+  )
+  live = [
+      json.loads(line[len(b'data: ') :])
+      for line in streamed.splitlines()
+      if line.startswith(b'data: ')
+  ]
+
+  response = httpx.get(
+      f'{server_url}/apps/{_APP}/users/http_user/sessions/reloaded',
+      params={'visibility_mode': 'filter'},
+      timeout=_REQUEST_TIMEOUT_S,
+  )
+
+  assert response.status_code == 200
+  assert not [w for w in _INTERNAL_WORDS if w in response.content]
+  reloaded = response.json()['events']
+  stored_live = [
+      e for e in live if not (e.get('partial') and e['author'] == 'booker')
+  ]
+  assert [e['id'] for e in reloaded[1:]] == [e['id'] for e in stored_live]
+  assert _final_texts(live) == [_USER_TEXT]
+  assert _final_texts(reloaded[1:]) == [_USER_TEXT]
+  assert _INTERNAL_TEXT.encode() in _stored_session_bytes(
+      server_url, 'http_user', 'reloaded'
+  )
+
+
+def test_invalid_visibility_mode_on_session_read_over_http(server_url: str):
+  _create_session(server_url, 'http_user', 'read_invalid')
+
+  response = httpx.get(
+      f'{server_url}/apps/{_APP}/users/http_user/sessions/read_invalid',
+      params={'visibility_mode': 'hide'},
+      timeout=_REQUEST_TIMEOUT_S,
+  )
+
+  assert response.status_code == 422
+  assert "'annotate'" in response.text and "'filter'" in response.text
