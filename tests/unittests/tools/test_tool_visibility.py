@@ -13,7 +13,7 @@
 # limitations under the License.
 
 
-"""``BaseTool.visibility`` and ``LlmAgent.tool_visibility``.
+"""``BaseTool.user_visibility`` and ``LlmAgent.tool_visibility``.
 
 The levels act in filter mode; here they are checked where they are decided:
 validation, and the level the Runner stores on each event it persists.
@@ -109,17 +109,17 @@ def _levels(events: list[Event]) -> list[tuple[str, str, str]]:
 
 def test_tool_visibility_defaults_to_none_and_is_validated():
   tool = FunctionTool(_lookup)
-  assert tool.visibility is None
+  assert tool.user_visibility is None
 
-  tool.visibility = 'hidden'
-  assert tool.visibility == 'hidden'
+  tool.user_visibility = 'hidden'
+  assert tool.user_visibility == 'hidden'
   with pytest.raises(ValueError) as error:
-    tool.visibility = 'secret'
+    tool.user_visibility = 'secret'
   message = str(error.value)
   assert "'secret'" in message and "'_lookup'" in message
   assert "'hidden'" in message and "'minimal'" in message
   assert "'full'" in message
-  assert tool.visibility == 'hidden'
+  assert tool.user_visibility == 'hidden'
 
 
 @pytest.mark.parametrize(
@@ -142,7 +142,7 @@ def test_bad_tool_visibility_mapping_is_a_clear_error(mapping, expected):
 @pytest.mark.asyncio
 async def test_levels_are_stored_with_the_events_they_apply_to():
   audit = FunctionTool(_audit)
-  audit.visibility = 'hidden'
+  audit.user_visibility = 'hidden'
   agent = _agent(
       'booker',
       types.FunctionCall(name='_lookup', args={'code': 'AB12'}),
@@ -162,7 +162,7 @@ async def test_levels_are_stored_with_the_events_they_apply_to():
 @pytest.mark.asyncio
 async def test_agent_mapping_wins_over_the_tool_and_agent_tools_are_minimal():
   audit = FunctionTool(_audit)
-  audit.visibility = 'hidden'
+  audit.user_visibility = 'hidden'
   agent = _agent(
       'booker',
       types.FunctionCall(name='_audit', args={'note': 'checked'}),

@@ -123,7 +123,7 @@ def validate_tool_visibility_mapping(
       raise ValueError(
           f'tool_visibility of agent {agent_name!r} is keyed by tool name,'
           f' got {name!r}. A tool object sets its own level with'
-          ' `tool.visibility = ...`.'
+          ' `tool.user_visibility = ...`.'
       )
     if name in CLIENT_FUNCTION_CALL_NAMES:
       raise ValueError(
@@ -256,7 +256,7 @@ def _collect(
   if isinstance(node, LlmAgent):
     for tool in node.tools:
       if isinstance(tool, BaseTool):
-        level = tool.visibility or _default_level(tool)
+        level = tool.user_visibility or _default_level(tool)
         if level is not None:
           table[(node.name, tool.name)] = level
     for name, level in node.tool_visibility.items():
