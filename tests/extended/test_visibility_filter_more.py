@@ -26,6 +26,8 @@ from google.adk.agents.loop_agent import LoopAgent
 from google.adk.agents.run_config import RunConfig
 from google.adk.agents.sequential_agent import SequentialAgent
 from google.adk.runners import InMemoryRunner
+from google.adk.tools.function_tool import FunctionTool
+from google.adk.tools.long_running_tool import LongRunningFunctionTool
 from google.adk.tools.tool_context import ToolContext
 from google.genai import types
 import pytest
@@ -127,3 +129,51 @@ async def test_sync_run_filters_too():
 
   assert _SECRET not in _received_text(events)
   assert _PUBLIC in _received_text(events)
+
+
+def _approve_refund(amount: int) -> dict[str, str]:
+  """Asks a person to approve a refund; the client answers later."""
+  del amount
+  return {'status': 'pending'}
+
+
+def _cancel_booking(code: str) -> dict[str, str]:
+  """Cancels a booking, once the user confirms."""
+  return {'cancelled': code}
+
+
+@pytest.mark.parametrize(
+    ('tool', 'call', 'client_call'),
+    [
+        (
+            LongRunningFunctionTool(_approve_refund),
+            types.FunctionCall(name='_approve_refund', args={'amount': 40}),
+            '_approve_refund',
+        ),
+        (
+            FunctionTool(_cancel_booking, require_confirmation=True),
+            types.FunctionCall(name='_cancel_booking', args={'code': 'AB12'}),
+            'adk_request_confirmation',
+        ),
+    ],
+)
+@pytest.mark.asyncio
+async def test_calls_the_client_must_answer_reach_it_in_full(
+    tool, call, client_call
+):
+  pipeline = SequentialAgent(
+      name='pipeline',
+      sub_agents=[
+          _agent('clerk', call, f'noted {_SECRET}', tools=[tool]),
+          _agent('booker', _PUBLIC),
+      ],
+  )
+
+  events, session, _ = await _run(pipeline, RunConfig(visibility_mode='filter'))
+
+  shown = {c.name: c for e in events for c in e.get_function_calls()}
+  stored = {c.name: c for e in session.events for c in e.get_function_calls()}
+  # The internal clerk's call keeps its arguments: the client answers it.
+  assert shown[client_call].args
+  assert shown[client_call] == stored[client_call]
+  assert _SECRET not in _received_text(events)
