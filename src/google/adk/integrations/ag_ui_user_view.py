@@ -1,0 +1,296 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Serves an ADK app through ag-ui-adk, sending the client the user's view.
+
+ag-ui-adk (the AG-UI middleware CopilotKit frontends talk to) never reads
+``Event.is_user_facing``. Its ``run_config_factory`` can put a run in
+``visibility_mode='filter'``, which keeps internal agents' text out of the live
+stream, but the history it sends (the ``MESSAGES_SNAPSHOT`` at the end of a run
+and ``POST /agents/state``) is built from the stored session events, which keep
+everything: a classifier's label comes back as an assistant message.
+
+Here all three send ``google.adk.events.user_view.user_view`` of the events::
+
+  agent = UserViewADKAgent(adk_agent=root_agent, app_name='demo', user_id='u1',
+                           emit_messages_snapshot=True)
+  app = FastAPI()
+  add_user_view_fastapi_endpoint(app, agent, '/')
+
+* ``UserViewADKAgent`` is an ``ADKAgent`` whose runs are in filter mode (its
+  ``run_config_factory``, or ag-ui-adk's default, still makes the RunConfig)
+  and whose ``MESSAGES_SNAPSHOT`` is rebuilt from the user's view of the
+  session.
+* ``add_user_view_fastapi_endpoint`` is ``add_adk_fastapi_endpoint`` with
+  ``/agents/state`` reading the user's view of the session.
+
+The session keeps every event in full; only what is sent to the client
+changes. ag-ui-adk 0.11.0 has no hook for the history it sends, so besides
+subclassing ``ADKAgent`` the adapter relies on a few of its internals, named
+where they are used. ``docs/ag-ui.md`` describes the change proposed to
+ag-ui-adk that would make this module unnecessary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from collections.abc import Awaitable
+from collections.abc import Callable
+from collections.abc import Iterator
+import contextlib
+import contextvars
+import functools
+import logging
+from typing import Any
+from typing import Optional
+
+try:
+  from ag_ui.core import BaseEvent
+  from ag_ui.core import EventType
+  from ag_ui.core import MessagesSnapshotEvent
+  from ag_ui.core import RunAgentInput
+  from ag_ui_adk import add_adk_fastapi_endpoint
+  from ag_ui_adk import adk_events_to_messages
+  from ag_ui_adk import ADKAgent
+  from ag_ui_adk.request_state_service import RequestStateSessionService
+  from fastapi import APIRouter
+  from fastapi import FastAPI
+  from fastapi import Request
+  from fastapi.routing import APIRoute
+except ImportError as e:
+  raise ImportError(
+      'google.adk.integrations.ag_ui_user_view needs ag-ui-adk:'
+      ' pip install ag-ui-adk==0.11.0'
+  ) from e
+
+from ..agents.run_config import RunConfig
+from ..events.user_view import user_view
+from ..sessions.base_session_service import GetSessionConfig
+from ..sessions.session import Session
+
+logger = logging.getLogger('google_adk.' + __name__)
+
+_AGENTS_STATE_PATH = '/agents/state'
+"""The history route ``add_adk_fastapi_endpoint`` adds, whatever its path."""
+
+_reading_for_client: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    'google_adk_ag_ui_reading_for_client', default=False
+)
+
+
+@contextlib.contextmanager
+def _client_reads() -> Iterator[None]:
+  """Session reads in this block return the user's view of the events."""
+  token = _reading_for_client.set(True)
+  try:
+    yield
+  finally:
+    _reading_for_client.reset(token)
+
+
+class _UserViewSessionReads(RequestStateSessionService):
+  """ag-ui-adk's session wrapper, returning the user's view to client reads.
+
+  Outside ``_client_reads()`` (the Runner, ag-ui-adk's tool and resume
+  bookkeeping) it is ag-ui-adk's ``RequestStateSessionService`` unchanged.
+  Inside, ``get_session`` returns a copy of the session whose events are
+  ``user_view(session.events)``; the stored session is not touched.
+  """
+
+  async def get_session(
+      self,
+      *,
+      app_name: str,
+      user_id: str,
+      session_id: str,
+      config: Optional[GetSessionConfig] = None,
+  ) -> Optional[Session]:
+    session = await super().get_session(
+        app_name=app_name,
+        user_id=user_id,
+        session_id=session_id,
+        config=config,
+    )
+    if session is None or not _reading_for_client.get():
+      return session
+    return session.model_copy(update={'events': user_view(session.events)})
+
+
+def _in_filter_mode(
+    run_config_factory: Callable[[RunAgentInput], RunConfig],
+    input_data: RunAgentInput,
+) -> RunConfig:
+  run_config = run_config_factory(input_data)
+  return run_config.model_copy(update={'visibility_mode': 'filter'})
+
+
+class UserViewADKAgent(ADKAgent):
+  """An ``ADKAgent`` whose clients receive only what the user should see.
+
+  Takes ``ADKAgent``'s arguments (and ``ADKAgent.from_app`` works as well).
+  It differs in three ways:
+
+  * Every run is in ``visibility_mode='filter'``: the RunConfig comes from
+    ``run_config_factory`` (or ag-ui-adk's default) with the mode set, so
+    internal agents' text never reaches the live stream.
+  * The ``MESSAGES_SNAPSHOT`` a run ends with (``emit_messages_snapshot``) is
+    built from ``user_view`` of the session's events, as the live stream was.
+  * Its session service answers ``/agents/state`` reads with the user's view
+    when served by ``add_user_view_fastapi_endpoint``.
+  """
+
+  def __init__(self, *args: Any, **kwargs: Any) -> None:
+    super().__init__(*args, **kwargs)
+    self._run_config_factory = functools.partial(
+        _in_filter_mode, self._run_config_factory
+    )
+    # ADKAgent.__init__ has just made sure the manager's service is ag-ui-adk's
+    # RequestStateSessionService; the view goes on top of it. A manager shared
+    # with other agents gets it too, which changes nothing for them: the view
+    # applies only inside add_user_view_fastapi_endpoint's /agents/state.
+    manager = self._session_manager
+    if not isinstance(manager._session_service, _UserViewSessionReads):
+      manager._session_service = _UserViewSessionReads(manager._session_service)
+
+  async def run(self, input: RunAgentInput) -> AsyncGenerator[BaseEvent, None]:
+    """Runs as ``ADKAgent.run``, with the messages snapshot in the user's view.
+
+    Args:
+      input: The AG-UI run input.
+
+    Yields:
+      The run's AG-UI events.
+    """
+    async with contextlib.aclosing(super().run(input)) as events:
+      async for event in events:
+        if event.type == EventType.MESSAGES_SNAPSHOT:
+          event = await self._user_view_snapshot(input)
+          if event is None:
+            continue
+        yield event
+
+  async def _user_view_snapshot(
+      self, input_data: RunAgentInput
+  ) -> Optional[MessagesSnapshotEvent]:
+    """The snapshot ag-ui-adk makes, from the user's view of the session.
+
+    Reads the session service directly: ``SessionManager.get_session`` may
+    answer from a read cache taken before the run.
+    """
+    app_name = self._get_app_name(input_data)
+    user_id = self._get_user_id(input_data)
+    session_id = self._get_backend_session_id(
+        input_data.thread_id, user_id, app_name=app_name
+    )
+    session = None
+    if session_id is not None:
+      session = await self._session_manager._session_service.get_session(
+          app_name=app_name, user_id=user_id, session_id=session_id
+      )
+    if session is None:
+      # Never fall back to ag-ui-adk's snapshot: it shows internal agents.
+      logger.warning(
+          'No session for thread %s: MESSAGES_SNAPSHOT not sent.',
+          input_data.thread_id,
+      )
+      return None
+    messages = adk_events_to_messages(user_view(session.events))
+    if not messages:
+      return None
+    return MessagesSnapshotEvent(
+        type=EventType.MESSAGES_SNAPSHOT, messages=messages
+    )
+
+
+def _only_user_view_agents(
+    agent_resolver: Callable[
+        [Request, RunAgentInput], Awaitable[Optional[ADKAgent]]
+    ],
+) -> Callable[[Request, RunAgentInput], Awaitable[Optional[ADKAgent]]]:
+  """Fails a request routed to an agent that would show internal events."""
+
+  @functools.wraps(agent_resolver)
+  async def resolve(
+      request: Request, input_data: RunAgentInput
+  ) -> Optional[ADKAgent]:
+    agent = await agent_resolver(request, input_data)
+    if agent is not None and not isinstance(agent, UserViewADKAgent):
+      raise TypeError(
+          'agent_resolver returned a plain ADKAgent, whose history shows'
+          ' internal agents: return a UserViewADKAgent.'
+      )
+    return agent
+
+  return resolve
+
+
+def _with_client_reads(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+  """``endpoint`` with its session reads in the user's view."""
+
+  # functools.wraps keeps the signature FastAPI builds the route from.
+  @functools.wraps(endpoint)
+  async def endpoint_with_client_reads(*args: Any, **kwargs: Any) -> Any:
+    with _client_reads():
+      return await endpoint(*args, **kwargs)
+
+  return endpoint_with_client_reads
+
+
+def add_user_view_fastapi_endpoint(
+    app: FastAPI | APIRouter,
+    agent: UserViewADKAgent,
+    path: str = '/',
+    **kwargs: Any,
+) -> None:
+  """``add_adk_fastapi_endpoint``, serving the user's view of the history.
+
+  Adds the same routes, with the same arguments (``extract_state_from_request``,
+  ``agent_resolver``, route options); ``POST /agents/state`` returns the
+  messages of ``user_view`` of the session instead of every stored event.
+
+  Args:
+    app: The FastAPI app or router to add the routes to.
+    agent: The agent to serve.
+    path: The path of the AG-UI run endpoint.
+    **kwargs: Passed to ``add_adk_fastapi_endpoint``. An ``agent_resolver``
+      must return ``UserViewADKAgent`` instances (or None).
+
+  Raises:
+    TypeError: If ``agent`` is not a ``UserViewADKAgent``.
+    RuntimeError: If ag-ui-adk no longer adds ``/agents/state`` as expected.
+  """
+  if not isinstance(agent, UserViewADKAgent):
+    raise TypeError(
+        'add_user_view_fastapi_endpoint serves a UserViewADKAgent, not'
+        f' {type(agent).__name__}: a plain ADKAgent shows internal agents.'
+    )
+  if kwargs.get('agent_resolver') is not None:
+    kwargs['agent_resolver'] = _only_user_view_agents(kwargs['agent_resolver'])
+  routes = APIRouter()
+  add_adk_fastapi_endpoint(routes, agent, path, **kwargs)
+  for index, route in enumerate(routes.routes):
+    if isinstance(route, APIRoute) and route.path == _AGENTS_STATE_PATH:
+      routes.routes[index] = APIRoute(
+          route.path,
+          _with_client_reads(route.endpoint),
+          methods=sorted(route.methods),
+          name=route.name,
+      )
+      break
+  else:
+    raise RuntimeError(
+        f'ag-ui-adk added no {_AGENTS_STATE_PATH} route; this adapter is for'
+        ' ag-ui-adk 0.11.0.'
+    )
+  app.include_router(routes)

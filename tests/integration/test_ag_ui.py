@@ -1,0 +1,416 @@
+"""A fork app served through ag-ui-adk shows the client the user's view only.
+
+ag-ui-adk 0.11.0 (the AG-UI middleware CopilotKit frontends use) never reads
+``Event.is_user_facing``. A classifier (internal) looks the guest up with a
+tool and labels the request; a booker (user-facing) answers. The label and the
+tool's arguments and result must reach nothing the client receives: not the
+live SSE stream, not the ``MESSAGES_SNAPSHOT`` a run ends with, not ``POST
+/agents/state``. Plain ag-ui-adk streams them live; with filter mode it keeps
+them out of the live stream but not out of the history it sends; the adapter
+in ``google.adk.integrations.ag_ui_user_view`` keeps them out of all three.
+The session keeps every event whole either way.
+
+Everything runs in process: a real Runner under ag-ui-adk's FastAPI routes,
+over httpx's ASGI transport, on scripted models (no network).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from collections.abc import Callable
+import contextlib
+import json
+import subprocess
+import sys
+from typing import Any
+
+from ag_ui_adk import add_adk_fastapi_endpoint
+from ag_ui_adk import adk_events_to_messages
+from ag_ui_adk import ADKAgent
+from fastapi import FastAPI
+from google.adk.agents.base_agent import BaseAgent
+from google.adk.agents.llm_agent import LlmAgent
+from google.adk.agents.run_config import RunConfig
+from google.adk.agents.run_config import StreamingMode
+from google.adk.agents.sequential_agent import SequentialAgent
+from google.adk.events.user_view import user_view
+from google.adk.integrations.ag_ui_user_view import add_user_view_fastapi_endpoint
+from google.adk.integrations.ag_ui_user_view import UserViewADKAgent
+from google.adk.models.base_llm import BaseLlm
+from google.adk.models.llm_request import LlmRequest
+from google.adk.models.llm_response import LlmResponse
+from google.adk.sessions.in_memory_session_service import InMemorySessionService
+from google.adk.sessions.session import Session
+from google.adk.workflow import START
+from google.adk.workflow import Workflow
+from google.genai import types
+import httpx
+import pytest
+
+pytestmark = pytest.mark.filterwarnings(
+    'ignore:SequentialAgent is deprecated:DeprecationWarning'
+)
+
+_APP = 'router_app'
+_USER = 'u1'
+_THREAD = 'thread-1'
+_LABEL = 'booking'
+_ANSWER = 'Your table for two is reserved for 7pm tomorrow.'
+_UNROUTED = 'Which service do you need?'
+_TURNS = (
+    'A table for two tomorrow at 7pm, please.',
+    'And could you add a high chair?',
+)
+# What the classifier's tool is called with and answers: internal data too.
+_GUEST = 'guest-quokka-4471'
+_TIER = 'tier-platinum-0932'
+_INTERNAL = (_LABEL, _GUEST, _TIER)
+
+
+class _ScriptedLlm(BaseLlm):
+  """Answers with ``reply(request)``; streamed, text comes first as a chunk."""
+
+  model: str = 'scripted'
+  reply: Callable[[LlmRequest], types.Part]
+
+  async def generate_content_async(self, llm_request, stream=False):
+    part = self.reply(llm_request)
+    content = types.ModelContent(parts=[part])
+    if stream and part.text:
+      yield LlmResponse(content=content, partial=True)
+    yield LlmResponse(content=content)
+
+
+def look_up_guest(guest_id: str) -> dict[str, str]:
+  """Looks up a returning guest."""
+  del guest_id  # Every guest is the same one here.
+  return {'tier': _TIER}
+
+
+def _classifier_reply(llm_request: LlmRequest) -> types.Part:
+  # Looks the guest up, then labels the request.
+  last = llm_request.contents[-1]
+  if any(part.function_response for part in last.parts or []):
+    return types.Part(text=_LABEL)
+  return types.Part(
+      function_call=types.FunctionCall(
+          name='look_up_guest', args={'guest_id': _GUEST}
+      )
+  )
+
+
+def _booker_reply(llm_request: LlmRequest) -> types.Part:
+  # The booker acts on the label it is given, as a model would.
+  instruction = str(llm_request.config.system_instruction or '')
+  return types.Part(text=_ANSWER if _LABEL in instruction else _UNROUTED)
+
+
+def _agents() -> tuple[LlmAgent, LlmAgent]:
+  classifier = LlmAgent(
+      name='classifier',
+      model=_ScriptedLlm(reply=_classifier_reply),
+      instruction='Look the guest up, then answer "booking" or "info".',
+      tools=[look_up_guest],
+      # A `temp:` key reaches the booker but is neither stored nor sent in
+      # state_delta, so the label does not reach the client through state.
+      output_key='temp:intent',
+  )
+  booker = LlmAgent(
+      name='booker',
+      model=_ScriptedLlm(reply=_booker_reply),
+      instruction='The request is about {temp:intent}. Help the user.',
+      include_sources=['user', 'self'],
+  )
+  return classifier, booker
+
+
+def _sequence() -> BaseAgent:
+  return SequentialAgent(name='router', sub_agents=list(_agents()))
+
+
+def _workflow() -> BaseAgent:
+  classifier, booker = _agents()
+  return Workflow(name='router', edges=[(START, classifier, booker)])
+
+
+_ROOTS = pytest.mark.parametrize(
+    'make_root', [_sequence, _workflow], ids=['sequence', 'workflow']
+)
+
+
+def _filter_mode(input_data: Any) -> RunConfig:
+  del input_data  # The same for every run.
+  return RunConfig(streaming_mode=StreamingMode.SSE, visibility_mode='filter')
+
+
+def _streaming(input_data: Any) -> RunConfig:
+  """An app's own factory, saying nothing about visibility."""
+  del input_data  # The same for every run.
+  return RunConfig(streaming_mode=StreamingMode.SSE)
+
+
+@contextlib.asynccontextmanager
+async def _client(
+    agent: ADKAgent, add_endpoint: Callable[..., None]
+) -> AsyncIterator[httpx.AsyncClient]:
+  app = FastAPI()
+  add_endpoint(app, agent, '/')
+  transport = httpx.ASGITransport(app=app)
+  try:
+    async with httpx.AsyncClient(
+        transport=transport, base_url='http://agui.test', timeout=30
+    ) as client:
+      yield client
+  finally:
+    await agent.close()
+
+
+async def _run_turn(
+    client: httpx.AsyncClient, turn: int
+) -> tuple[str, list[dict[str, Any]]]:
+  """Sends the user's messages up to ``turn``; returns the raw and parsed SSE."""
+  messages = [
+      {'id': f'user-{i}', 'role': 'user', 'content': text}
+      for i, text in enumerate(_TURNS[: turn + 1])
+  ]
+  response = await client.post(
+      '/',
+      json={
+          'threadId': _THREAD,
+          'runId': f'run-{turn}',
+          'state': {},
+          'messages': messages,
+          'tools': [],
+          'context': [],
+          'forwardedProps': {},
+      },
+      headers={'Accept': 'text/event-stream'},
+  )
+  assert response.status_code == 200, response.text
+  events = [
+      json.loads(line[len('data:') :])
+      for line in response.text.splitlines()
+      if line.startswith('data:')
+  ]
+  types_seen = [event['type'] for event in events]
+  assert 'RUN_ERROR' not in types_seen, events
+  assert types_seen[-1] == 'RUN_FINISHED', types_seen
+  return response.text, events
+
+
+async def _agents_state(client: httpx.AsyncClient) -> tuple[str, list[Any]]:
+  """The raw ``/agents/state`` answer and its messages."""
+  response = await client.post('/agents/state', json={'threadId': _THREAD})
+  assert response.status_code == 200, response.text
+  body = response.json()
+  assert body['threadExists'], body
+  return response.text, body['messages']
+
+
+def _live_text(events: list[dict[str, Any]]) -> str:
+  return ''.join(
+      event['delta']
+      for event in events
+      if event['type'] == 'TEXT_MESSAGE_CONTENT'
+  )
+
+
+def _snapshot(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+  snapshots = [e for e in events if e['type'] == 'MESSAGES_SNAPSHOT']
+  assert len(snapshots) == 1, [e['type'] for e in events]
+  return snapshots[0]['messages']
+
+
+def _without(events: list[dict[str, Any]], event_type: str) -> str:
+  return json.dumps([e for e in events if e['type'] != event_type])
+
+
+def _said(messages: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+  """Who said what, with tool calls by name and arguments."""
+  return [
+      (
+          m['role'],
+          m.get('name'),
+          m.get('content'),
+          [
+              (c['function']['name'], c['function']['arguments'])
+              for c in m.get('toolCalls') or []
+          ],
+      )
+      for m in messages
+  ]
+
+
+def _user_view_of_turns(turns: int) -> list[tuple[Any, ...]]:
+  """What the user sees: the classifier's tool by name only, then the answer."""
+  return [
+      said
+      for text in _TURNS[:turns]
+      for said in (
+          ('user', None, text, []),
+          ('assistant', 'classifier', None, [('look_up_guest', '{}')]),
+          ('tool', None, 'null', []),
+          ('assistant', 'booker', _ANSWER, []),
+      )
+  ]
+
+
+def _ids_kept(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+  # adk_events_to_messages gives a tool message a new id at every call.
+  return [
+      {k: v for k, v in m.items() if not (m['role'] == 'tool' and k == 'id')}
+      for m in messages
+  ]
+
+
+async def _stored(service: InMemorySessionService) -> Session:
+  listed = await service.list_sessions(app_name=_APP, user_id=_USER)
+  assert len(listed.sessions) == 1, listed
+  session = await service.get_session(
+      app_name=_APP, user_id=_USER, session_id=listed.sessions[0].id
+  )
+  assert session is not None
+  return session
+
+
+def _assert_stored_whole(session: Session, turns: int) -> None:
+  """The session holds every event in full, the internal ones marked so."""
+  stored = session.model_dump_json()
+  assert all(text in stored for text in _INTERNAL)
+  said = [
+      (event.author, event.is_user_facing, event.content.parts[0].text)
+      for event in session.events
+      if event.author != 'user'
+      and not event.partial
+      and event.content
+      and event.content.parts[0].text
+  ]
+  assert said == [('classifier', False, _LABEL), ('booker', True, _ANSWER)] * (
+      turns
+  )
+
+
+@_ROOTS
+async def test_plain_ag_ui_adk_streams_internal_content_without_filter_mode(
+    make_root,
+):
+  """With ag-ui-adk's default RunConfig the label is a live chat message."""
+  agent = ADKAgent(
+      adk_agent=make_root(),
+      app_name=_APP,
+      user_id=_USER,
+      session_service=InMemorySessionService(),
+  )
+  async with _client(agent, add_adk_fastapi_endpoint) as client:
+    raw_stream, events = await _run_turn(client, 0)
+
+  assert _live_text(events) == _LABEL + _ANSWER
+  assert all(text in raw_stream for text in _INTERNAL)
+
+
+@_ROOTS
+async def test_plain_ag_ui_adk_in_filter_mode_shows_internal_content_in_history(
+    make_root,
+):
+  """Filter mode keeps internal content out of the live stream, not history."""
+  service = InMemorySessionService()
+  agent = ADKAgent(
+      adk_agent=make_root(),
+      app_name=_APP,
+      user_id=_USER,
+      session_service=service,
+      run_config_factory=_filter_mode,
+      emit_messages_snapshot=True,
+  )
+  async with _client(agent, add_adk_fastapi_endpoint) as client:
+    _, events = await _run_turn(client, 0)
+    raw_state, state_messages = await _agents_state(client)
+
+  live = _without(events, 'MESSAGES_SNAPSHOT')
+  assert not any(text in live for text in _INTERNAL)
+  assert _live_text(events) == _ANSWER
+  snapshot = _snapshot(events)
+  assert ('assistant', 'classifier', _LABEL, []) in _said(snapshot)
+  assert all(text in json.dumps(snapshot) for text in _INTERNAL)
+  assert ('assistant', 'classifier', _LABEL, []) in _said(state_messages)
+  assert all(text in raw_state for text in _INTERNAL)
+  _assert_stored_whole(await _stored(service), turns=1)
+
+
+@_ROOTS
+async def test_adapter_keeps_internal_content_from_everything_sent(make_root):
+  service = InMemorySessionService()
+  agent = UserViewADKAgent(
+      adk_agent=make_root(),
+      app_name=_APP,
+      user_id=_USER,
+      session_service=service,
+      # The adapter puts the app's own RunConfig in filter mode.
+      run_config_factory=_streaming,
+      emit_messages_snapshot=True,
+  )
+  async with _client(agent, add_user_view_fastapi_endpoint) as client:
+    for turn in range(len(_TURNS)):
+      raw_stream, events = await _run_turn(client, turn)
+      raw_state, state_messages = await _agents_state(client)
+
+      for text in _INTERNAL:
+        assert text not in raw_stream
+        assert text not in raw_state
+      assert _live_text(events) == _ANSWER
+      assert _said(_snapshot(events)) == _user_view_of_turns(turn + 1)
+      assert _ids_kept(state_messages) == _ids_kept(_snapshot(events))
+
+  stored = await _stored(service)
+  _assert_stored_whole(stored, turns=len(_TURNS))
+  # What the client was sent is the user's view of the stored session.
+  assert _ids_kept(state_messages) == _ids_kept([
+      message.model_dump(by_alias=True, exclude_none=True)
+      for message in adk_events_to_messages(user_view(stored.events))
+  ])
+
+
+def test_adapter_endpoint_refuses_a_plain_agent():
+  agent = ADKAgent(
+      adk_agent=_sequence(),
+      app_name=_APP,
+      user_id=_USER,
+      session_service=InMemorySessionService(),
+  )
+  with pytest.raises(TypeError, match='UserViewADKAgent'):
+    add_user_view_fastapi_endpoint(FastAPI(), agent, '/')
+
+
+@pytest.mark.parametrize(
+    'first_import',
+    ['ag_ui_adk', 'google.adk.integrations.ag_ui_user_view'],
+)
+def test_a_fresh_interpreter_imports_ag_ui_adk_first(first_import, tmp_path):
+  """Apps import ag_ui_adk before google.adk (isort orders them so)."""
+  result = subprocess.run(
+      [sys.executable, '-c', f'import {first_import}'],
+      cwd=tmp_path,
+      capture_output=True,
+      text=True,
+      timeout=120,
+      check=False,
+  )
+  assert result.returncode == 0, result.stderr
+
+
+def test_google_adk_does_not_import_ag_ui_adk(tmp_path):
+  code = (
+      'import sys\n'
+      'import google.adk, google.adk.agents.llm_agent, google.adk.runners\n'
+      'import google.adk.integrations\n'
+      "assert 'ag_ui_adk' not in sys.modules, 'ag_ui_adk was imported'\n"
+  )
+  result = subprocess.run(
+      [sys.executable, '-c', code],
+      cwd=tmp_path,
+      capture_output=True,
+      text=True,
+      timeout=120,
+      check=False,
+  )
+  assert result.returncode == 0, result.stderr
