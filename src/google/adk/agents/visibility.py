@@ -48,6 +48,6 @@ def effective_visibility(root: BaseNode) -> dict[str, Visibility]:
   Returns:
     ``'user'`` or ``'internal'`` for each agent and node, keyed by its path
     from the root: ``'root'``, ``'root/child'``, ``'root/child/grandchild'``.
-    A node reached twice keeps the visibility of its first path.
+    A node reachable by two paths is listed under the first one found.
   """
   return dict(visibility_index(root).by_path)
