@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from . import dev_ui
 from . import queue
 from . import upstream
 from .errors import ForkBuildError
@@ -85,6 +86,7 @@ def build_tree(
   upstream_paths = frozenset(files)
   for patch in queue.read_queue(project):
     queue.apply_patch(patch, files)
+  dev_ui.apply_edits(dev_ui.read_edits(project), files)
   check_version(project, files)
   overlay_paths = []
   for repo_path in queue.overlay_files(project):

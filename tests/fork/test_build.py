@@ -141,3 +141,51 @@ def test_editable_tree_links_overlay_modules_back_to_the_source(
   assert '+fork.' in (editable / 'version.py').read_text()
   assert not os.access(editable / 'version.py', os.W_OK) or os.getuid() == 0
   assert (editable / 'version.py').stat().st_mode & 0o222 == 0
+
+
+def test_dev_ui_edits_are_in_the_built_bundle(repo_copy):
+  files = tree.build_tree(_load(repo_copy)).files
+  index = files['google/adk/cli/browser/index.html'].decode()
+  bundles = [
+      data.decode()
+      for path, data in files.items()
+      if path.startswith('google/adk/cli/browser/main-')
+  ]
+
+  assert 'adk-fork/user-view.js' in index
+  assert [b.count('"adk-internal"') for b in bundles] == [1]
+  assert 'google/adk/cli/browser/adk-fork/user-view.css' in files
+
+
+@pytest.mark.parametrize(
+    'find, message',
+    [
+        ('text the bundle does not contain', 'occurs 0 times'),
+        ('function', r'occurs \d+ times'),
+    ],
+)
+def test_dev_ui_edit_that_no_longer_applies_stops_the_build(
+    repo_copy, find, message
+):
+  edits = repo_copy / 'patches' / 'dev-ui.toml'
+  text = edits.read_text()
+  first_find = text.index("find = '''") + len("find = '''")
+  end = text.index("'''", first_find)
+  edits.write_text(text[:first_find] + find + text[end:])
+
+  with pytest.raises(ForkBuildError, match=message) as raised:
+    tree.build_tree(_load(repo_copy))
+  assert 'event-row-internal-class' in str(raised.value)
+
+
+def test_dev_ui_edits_may_only_touch_the_dev_ui(repo_copy):
+  edits = repo_copy / 'patches' / 'dev-ui.toml'
+  edits.write_text(
+      edits.read_text().replace(
+          'file = "src/google/adk/cli/browser/index.html"',
+          'file = "src/google/adk/runners.py"',
+      )
+  )
+
+  with pytest.raises(ForkBuildError, match='only for the compiled dev UI'):
+    tree.build_tree(_load(repo_copy))

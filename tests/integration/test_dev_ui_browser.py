@@ -1,0 +1,331 @@
+"""``adk web`` in a real browser: the answer as the answer, internal work as such.
+
+Starts ``adk web contributing/samples`` (offline, on the samples' scripted
+models) as a process and drives the dev UI in headless Chromium (Debian's
+``chromium`` package, which ``scripts/install-test-services`` installs) with
+Playwright. It checks what a person looking at the page sees:
+
+- the booker's answer is an ordinary bot row, the classifier's label a row
+  marked internal (``adk-internal``), drawn dashed and collapsed to one line;
+- "Preview user's view" reloads the chat with the user's messages and the
+  answers only, also for a message sent in the preview;
+- the graph the UI draws marks the classifier internal, in the tree sample and
+  in the ``Workflow`` sample.
+
+Screenshots go to ``build/dev-ui-screenshots/`` (or ``$ADK_SCREENSHOT_DIR``).
+Without Chromium or Playwright the tests skip, except under CI (``CI`` set),
+where they fail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+import os
+from pathlib import Path
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+_REPO = Path(__file__).resolve().parents[2]
+_SAMPLES = _REPO / 'contributing' / 'samples'
+_STARTUP_TIMEOUT_S = 90
+_UI_TIMEOUT_MS = 30_000
+_CHROMIUM_FLAGS = [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    # The machine's network is closed; without these Chromium keeps trying
+    # Google's hosts in the background.
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+]
+_ANSWER = 'Happy to book that'
+_SECOND_ANSWER = 'You are booked'
+
+
+def _missing(reason: str) -> None:
+  """Skips outside CI; under CI a missing browser is a failure."""
+  hint = (
+      ' Install it with scripts/install-test-services (Debian: apt-get install'
+      ' chromium) and `pip install -r requirements/test.txt` (playwright).'
+  )
+  if os.environ.get('CI'):
+    pytest.fail(reason + hint, pytrace=False)
+  pytest.skip(reason + hint)
+
+
+def _chromium() -> str:
+  for candidate in (
+      os.environ.get('ADK_CHROMIUM'),
+      shutil.which('chromium'),
+      shutil.which('chromium-browser'),
+      '/usr/bin/chromium',
+  ):
+    if candidate and Path(candidate).exists():
+      return candidate
+  _missing('Chromium was not found.')
+  raise AssertionError('unreachable')
+
+
+def _adk_command() -> list[str]:
+  script = Path(sys.executable).with_name('adk')
+  if script.exists():
+    return [str(script)]
+  return [sys.executable, '-m', 'google.adk.cli']
+
+
+def _free_port() -> int:
+  with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+    sock.bind(('127.0.0.1', 0))
+    return sock.getsockname()[1]
+
+
+@pytest.fixture(name='screenshot_dir', scope='module')
+def _screenshot_dir_fixture() -> Path:
+  folder = Path(
+      os.environ.get('ADK_SCREENSHOT_DIR')
+      or _REPO / 'build' / 'dev-ui-screenshots'
+  )
+  folder.mkdir(parents=True, exist_ok=True)
+  return folder
+
+
+@pytest.fixture(name='dev_ui_url', scope='module')
+def _dev_ui_url_fixture(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[str]:
+  tmp_path = tmp_path_factory.mktemp('adk_web')
+  port = _free_port()
+  log_path = tmp_path / 'adk_web.log'
+  env = {
+      k: v
+      for k, v in os.environ.items()
+      if k != 'PYTHONSTARTUP' and not k.startswith(('GOOGLE_', 'GEMINI_'))
+  }
+  env.update(
+      ADK_SAMPLES_OFFLINE='1',
+      PYTHONWARNINGS='ignore::DeprecationWarning',
+      # The telemetry consent the UI asks for is written under HOME.
+      HOME=str(tmp_path),
+  )
+  with log_path.open('wb') as log:
+    process = subprocess.Popen(
+        _adk_command()
+        + [
+            'web',
+            '--host=127.0.0.1',
+            f'--port={port}',
+            '--no-reload',
+            '--session_service_uri=memory://',
+            '--artifact_service_uri=memory://',
+            '--memory_service_uri=memory://',
+            str(_SAMPLES),
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=tmp_path,
+        env=env,
+    )
+  base_url = f'http://127.0.0.1:{port}'
+  try:
+    deadline = time.monotonic() + _STARTUP_TIMEOUT_S
+    while True:
+      if process.poll() is not None:
+        pytest.fail(
+            f'adk web exited with {process.returncode}:\n'
+            + log_path.read_text(errors='replace')
+        )
+      try:
+        if httpx.get(f'{base_url}/list-apps', timeout=2).status_code == 200:
+          break
+      except httpx.TransportError:
+        pass
+      if time.monotonic() > deadline:
+        pytest.fail(
+            f'adk web did not answer within {_STARTUP_TIMEOUT_S}s:\n'
+            + log_path.read_text(errors='replace')
+        )
+      time.sleep(0.2)
+    yield base_url
+  finally:
+    process.terminate()
+    try:
+      process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+      process.kill()
+
+
+@pytest.fixture(name='browser', scope='module')
+def _browser_fixture() -> Iterator[object]:
+  executable = _chromium()
+  try:
+    from playwright.sync_api import sync_playwright
+  except ImportError:
+    _missing('Playwright is not installed.')
+  with sync_playwright() as playwright:
+    browser = playwright.chromium.launch(
+        executable_path=executable, args=_CHROMIUM_FLAGS
+    )
+    try:
+      yield browser
+    finally:
+      browser.close()
+
+
+@pytest.fixture(name='page')
+def _page_fixture(browser) -> Iterator[object]:
+  context = browser.new_context(viewport={'width': 1400, 'height': 900})
+  page = context.new_page()
+  page.set_default_timeout(_UI_TIMEOUT_MS)
+  try:
+    yield page
+  finally:
+    context.close()
+
+
+def _open_app(page, dev_ui_url: str, app_name: str) -> None:
+  page.goto(f'{dev_ui_url}/dev-ui/?app={app_name}')
+  page.locator('textarea').first.wait_for()
+  # The first visit asks for telemetry consent in a dialog over the chat.
+  no_thanks = page.get_by_role('button', name='No Thanks')
+  try:
+    no_thanks.wait_for(timeout=3_000)
+  except Exception:  # pylint: disable=broad-except
+    return
+  no_thanks.click()
+
+
+def _send(page, text: str, answer: str) -> None:
+  box = page.locator('textarea').first
+  box.fill(text)
+  box.press('Enter')
+  _row_with(page, answer).wait_for()
+
+
+def _row_with(page, text: str):
+  return page.locator('app-event-row', has_text=text)
+
+
+def _chat_text(page) -> str:
+  return page.locator('.chat-messages').inner_text()
+
+
+def _graph_node(page, name: str):
+  page.locator('svg g.node', has_text=name).first.wait_for()
+  return page.evaluate(
+      """name => {
+        const node = [...document.querySelectorAll('svg g.node')].find(
+            g => g.textContent.includes(name));
+        const shape = node.querySelector('path, polygon');
+        return {
+          text: node.textContent,
+          dashed: Boolean(shape && shape.getAttribute('stroke-dasharray')),
+        };
+      }""",
+      name,
+  )
+
+
+def test_internal_label_is_drawn_as_internal_work(
+    page, dev_ui_url: str, screenshot_dir: Path
+):
+  _open_app(page, dev_ui_url, 'booking_router')
+  _send(page, 'I want to book a table for two', _ANSWER)
+
+  answer_row = _row_with(page, _ANSWER)
+  label_row = page.locator('app-event-row.bot').filter(
+      has=page.locator('.content-bubble', has_text='booking')
+  )
+  assert 'adk-internal' not in answer_row.get_attribute('class')
+  assert 'adk-internal' in label_row.get_attribute('class')
+  label_note = page.evaluate(
+      """row => getComputedStyle(
+          row.querySelector('.message-content'), '::before').content""",
+      label_row.element_handle(),
+  )
+  assert 'internal' in label_note and 'not shown to the user' in label_note
+  bubble_style = page.evaluate(
+      """row => {
+        const s = getComputedStyle(row.querySelector('.content-bubble'));
+        return {border: s.borderTopStyle, whiteSpace: s.whiteSpace};
+      }""",
+      label_row.element_handle(),
+  )
+  assert bubble_style == {'border': 'dashed', 'whiteSpace': 'nowrap'}
+  answer_border = page.evaluate(
+      """row => getComputedStyle(
+          row.querySelector('.content-bubble')).borderTopStyle""",
+      answer_row.element_handle(),
+  )
+  assert answer_border != 'dashed'
+
+  classifier = _graph_node(page, 'classifier')
+  booker = _graph_node(page, 'booker')
+  assert classifier['dashed'] and 'internal' in classifier['text']
+  assert not booker['dashed'] and 'internal' not in booker['text']
+  page.screenshot(path=str(screenshot_dir / 'dev-ui-developer-view.png'))
+
+  # A click selects the row, which expands it.
+  label_row.click()
+  assert 'selected' in label_row.get_attribute('class')
+  assert (
+      page.evaluate(
+          """row => getComputedStyle(
+          row.querySelector('.content-bubble')).whiteSpace""",
+          label_row.element_handle(),
+      )
+      != 'nowrap'
+  )
+
+
+def test_preview_shows_only_what_the_user_sees(
+    page, dev_ui_url: str, screenshot_dir: Path
+):
+  _open_app(page, dev_ui_url, 'booking_router')
+  _send(page, 'I want to book a table for two', _ANSWER)
+  assert 'booking' in _chat_text(page)
+
+  page.locator('#adk-user-view-toggle').click()
+  page.wait_for_load_state()
+  _row_with(page, _ANSWER).wait_for()
+  assert (
+      'Previewing what the end user sees'
+      in page.locator('#adk-user-view-bar').inner_text()
+  )
+  _send(page, 'Saturday at 8pm', _SECOND_ANSWER)
+
+  chat = _chat_text(page)
+  assert 'I want to book a table for two' in chat and _ANSWER in chat
+  assert 'Saturday at 8pm' in chat and _SECOND_ANSWER in chat
+  assert 'booking' not in chat.lower().replace('booked', '')
+  assert page.locator('app-event-row.bot').count() == 2
+  page.screenshot(path=str(screenshot_dir / 'dev-ui-user-view-preview.png'))
+
+  # The session kept everything: the developer view shows the labels again.
+  page.locator('#adk-user-view-toggle').click()
+  page.wait_for_load_state()
+  _row_with(page, _SECOND_ANSWER).wait_for()
+  assert page.locator('app-event-row.adk-internal').count() == 2
+
+
+def test_workflow_graph_marks_the_classifier(
+    page, dev_ui_url: str, screenshot_dir: Path
+):
+  _open_app(page, dev_ui_url, 'booking_workflow')
+  _send(page, 'I want to book a table for two', _ANSWER)
+
+  classifier = _graph_node(page, 'classifier')
+  booker = _graph_node(page, 'booker')
+  assert classifier['dashed'] and 'internal' in classifier['text']
+  assert not booker['dashed'] and 'internal' not in booker['text']
+  assert 'adk-internal' in page.locator(
+      'app-event-row.bot', has_text='booking'
+  ).first.get_attribute('class')
+  page.screenshot(path=str(screenshot_dir / 'dev-ui-workflow-graph.png'))
