@@ -253,27 +253,53 @@ def test_samples_choose_gemini_when_configured(
   assert f'[booking_router] model: {announced}' in result.stderr
 
 
-def test_adk_run_loads_and_runs_the_sample():
+def _adk_run(
+    *options: str, stdin: str, **environment: str
+) -> subprocess.CompletedProcess[str]:
+  """Runs the installed `adk run` on the booking router, as a user does."""
   adk = Path(sys.executable).with_name('adk')
-  result = subprocess.run(
-      [
-          str(adk),
-          'run',
-          # Nothing written into the sample's folder.
-          '--session_service_uri=memory://',
-          '--artifact_service_uri=memory://',
-          str(_SAMPLES / 'booking_router'),
-      ],
-      input=f'{_BOOKING_TURNS[0]}\n{_BOOKING_TURNS[2]}\nexit\n',
-      env=_sample_python_env(),
+  return subprocess.run(
+      [str(adk), 'run', *options, str(_SAMPLES / 'booking_router')],
+      input=stdin,
+      env=_sample_python_env(**environment),
       capture_output=True,
       text=True,
       timeout=180,
       check=True,
   )
 
+
+def test_adk_run_loads_and_runs_the_sample():
+  result = _adk_run(
+      # Nothing written into the sample's folder.
+      '--session_service_uri=memory://',
+      '--artifact_service_uri=memory://',
+      stdin=f'{_BOOKING_TURNS[0]}\n{_BOOKING_TURNS[2]}\nexit\n',
+  )
+
   assert f'[booker]: {_BOOKED}' in result.stdout
   assert f'[booker]: {_CHANGED}' in result.stdout
+
+
+@pytest.mark.parametrize('internal', [None, 'full'])
+def test_adk_run_shows_the_users_view(internal):
+  result = _adk_run(
+      '--in_memory',
+      *(['--internal', internal] if internal else []),
+      # No exit: the end of the piped input ends the session.
+      stdin=f'{_BOOKING_TURNS[0]}\n{_BOOKING_TURNS[1]}\n',
+      ADK_SAMPLES_OFFLINE='1',
+  )
+
+  assert f'[booker]: {_BOOKED}' in result.stdout
+  assert f'[info]: {_VEGETARIAN}' in result.stdout
+  if internal == 'full':
+    assert '[user]: [classifier]: booking\n' in result.stdout
+    assert '(internal)' not in result.stdout
+  else:
+    assert '[classifier]:' not in result.stdout
+    assert '[user]:   classifier (internal): working\n' in result.stdout
+  assert 'Traceback' not in result.stderr
 
 
 def test_api_server_app_lists_and_runs_the_samples(tmp_path: Path):

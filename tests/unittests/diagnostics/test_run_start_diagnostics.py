@@ -106,6 +106,11 @@ async def test_a_finding_is_logged_once_across_runners_and_turns(caplog):
   assert record.levelno == logging.WARNING
   assert "'clasifier'" in record.getMessage()
   assert "Did you mean 'classifier'?" in record.getMessage()
+  # Handlers can show the finding their own way.
+  assert (record.adk_diagnostic.code, record.adk_diagnostic.agent) == (
+      'ADK-D104',
+      'booker',
+  )
 
 
 async def test_an_explicit_visibility_turns_the_check_on(caplog):

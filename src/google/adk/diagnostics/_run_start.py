@@ -25,6 +25,7 @@ Each finding is logged once per runner. A server that builds a runner per
 request would repeat the same lines on every request, so the most recent
 findings are remembered, up to a bound, and not logged again. Nothing here
 raises or changes the run: a failure inside a check is logged at debug level.
+Each record carries its ``Diagnostic`` as the ``adk_diagnostic`` attribute.
 """
 
 from __future__ import annotations
@@ -85,6 +86,8 @@ def log_tree_diagnostics(root: Any) -> None:
         diagnostic.agent,
         diagnostic.message,
         diagnostic.hint,
+        # For handlers that show findings their own way, such as adk run.
+        extra={'adk_diagnostic': diagnostic},
     )
 
 
