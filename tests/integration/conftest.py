@@ -19,11 +19,11 @@ import os
 from pathlib import Path
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
 
+from _adk_process import free_port
 import pytest
 
 _REPO = Path(__file__).resolve().parents[2]
@@ -52,12 +52,6 @@ def _postgres_bin_dir() -> Path | None:
       else 0,
   )
   return Path(found[-1]).parent if found else None
-
-
-def _free_port() -> int:
-  with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-    sock.bind(('127.0.0.1', 0))
-    return sock.getsockname()[1]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,7 +100,7 @@ def postgres_server() -> Iterator[PostgresServer]:
   data, log = root / 'data', root / 'server.log'
   if owner is not None:
     os.chown(root, owner.pw_uid, owner.pw_gid)
-  port = _free_port()
+  port = free_port()
 
   def run(*command: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(

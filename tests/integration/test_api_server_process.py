@@ -12,15 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 import json
-import os
-from pathlib import Path
-import shutil
-import socket
-import subprocess
-import sys
 import textwrap
-import time
 
+from _adk_process import serving
 import httpx
 import pytest
 
@@ -28,9 +22,7 @@ _APP = 'pipeline_app'
 _INTERNAL_TEXT = 'verdict quokka-4471 premium-fare'
 _INTERNAL_WORDS = [w.encode() for w in _INTERNAL_TEXT.split(' ')]
 _USER_TEXT = 'your flight to Oslo is booked'
-_STARTUP_TIMEOUT_S = 120
 _REQUEST_TIMEOUT_S = 60
-_SHUTDOWN_TIMEOUT_S = 15
 
 _AGENT_PY = textwrap.dedent(f"""
     import warnings
@@ -76,47 +68,6 @@ _AGENT_PY = textwrap.dedent(f"""
 """)
 
 
-def _adk_command() -> list[str]:
-  """The ``adk`` console script when installed, else the CLI module."""
-  script = Path(sys.executable).with_name(
-      'adk.exe' if os.name == 'nt' else 'adk'
-  )
-  if script.exists():
-    return [str(script)]
-  found = shutil.which('adk', path=str(Path(sys.executable).parent))
-  if found:
-    return [found]
-  return [sys.executable, '-m', 'google.adk.cli']
-
-
-def _free_port() -> int:
-  with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-    sock.bind(('127.0.0.1', 0))
-    return sock.getsockname()[1]
-
-
-def _wait_until_serving(
-    process: subprocess.Popen[bytes], base_url: str, log_path: Path
-) -> None:
-  deadline = time.monotonic() + _STARTUP_TIMEOUT_S
-  while time.monotonic() < deadline:
-    if process.poll() is not None:
-      pytest.fail(
-          f'api_server exited with {process.returncode}:\n'
-          + log_path.read_text(errors='replace')
-      )
-    try:
-      if httpx.get(f'{base_url}/list-apps', timeout=2).status_code == 200:
-        return
-    except httpx.TransportError:
-      pass
-    time.sleep(0.2)
-  pytest.fail(
-      f'api_server did not answer within {_STARTUP_TIMEOUT_S}s:\n'
-      + log_path.read_text(errors='replace')
-  )
-
-
 @pytest.fixture(name='server_url', scope='module')
 def _server_url_fixture(
     tmp_path_factory: pytest.TempPathFactory,
@@ -127,42 +78,17 @@ def _server_url_fixture(
   app_dir.mkdir(parents=True)
   (app_dir / '__init__.py').write_text('from . import agent\n')
   (app_dir / 'agent.py').write_text(_AGENT_PY)
-  port = _free_port()
-  log_path = tmp_path / 'api_server.log'
-  env = {
-      k: v
-      for k, v in os.environ.items()
-      if k != 'PYTHONSTARTUP' and not k.startswith(('GOOGLE_', 'GEMINI_'))
-  }
-  env['PYTHONWARNINGS'] = 'ignore::DeprecationWarning'
-  with log_path.open('wb') as log:
-    process = subprocess.Popen(
-        _adk_command()
-        + [
-            'api_server',
-            '--host=127.0.0.1',
-            f'--port={port}',
-            f'--session_service_uri=sqlite:///{tmp_path / "sessions.db"}',
-            '--artifact_service_uri=memory://',
-            '--memory_service_uri=memory://',
-            str(agents_dir),
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        cwd=tmp_path,
-        env=env,
-    )
-  try:
-    base_url = f'http://127.0.0.1:{port}'
-    _wait_until_serving(process, base_url, log_path)
+  with serving(
+      [
+          'api_server',
+          f'--session_service_uri=sqlite:///{tmp_path / "sessions.db"}',
+          '--artifact_service_uri=memory://',
+          '--memory_service_uri=memory://',
+          str(agents_dir),
+      ],
+      workdir=tmp_path,
+  ) as base_url:
     yield base_url
-  finally:
-    process.terminate()
-    try:
-      process.wait(timeout=_SHUTDOWN_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-      process.kill()
-      process.wait(timeout=_SHUTDOWN_TIMEOUT_S)
 
 
 def _create_session(base_url: str, user_id: str, session_id: str) -> None:

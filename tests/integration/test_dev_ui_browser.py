@@ -23,17 +23,12 @@ from collections.abc import Iterator
 import os
 from pathlib import Path
 import shutil
-import socket
-import subprocess
-import sys
-import time
 
-import httpx
+from _adk_process import serving
 import pytest
 
 _REPO = Path(__file__).resolve().parents[2]
 _SAMPLES = _REPO / 'contributing' / 'samples'
-_STARTUP_TIMEOUT_S = 90
 _UI_TIMEOUT_MS = 30_000
 _CHROMIUM_FLAGS = [
     '--no-sandbox',
@@ -74,19 +69,6 @@ def _chromium() -> str:
   raise AssertionError('unreachable')
 
 
-def _adk_command() -> list[str]:
-  script = Path(sys.executable).with_name('adk')
-  if script.exists():
-    return [str(script)]
-  return [sys.executable, '-m', 'google.adk.cli']
-
-
-def _free_port() -> int:
-  with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-    sock.bind(('127.0.0.1', 0))
-    return sock.getsockname()[1]
-
-
 @pytest.fixture(name='screenshot_dir', scope='module')
 def _screenshot_dir_fixture() -> Path:
   folder = Path(
@@ -102,64 +84,20 @@ def _dev_ui_url_fixture(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[str]:
   tmp_path = tmp_path_factory.mktemp('adk_web')
-  port = _free_port()
-  log_path = tmp_path / 'adk_web.log'
-  env = {
-      k: v
-      for k, v in os.environ.items()
-      if k != 'PYTHONSTARTUP' and not k.startswith(('GOOGLE_', 'GEMINI_'))
-  }
-  env.update(
-      ADK_SAMPLES_OFFLINE='1',
-      PYTHONWARNINGS='ignore::DeprecationWarning',
+  with serving(
+      [
+          'web',
+          '--no-reload',
+          '--session_service_uri=memory://',
+          '--artifact_service_uri=memory://',
+          '--memory_service_uri=memory://',
+          str(_SAMPLES),
+      ],
+      workdir=tmp_path,
       # The telemetry consent the UI asks for is written under HOME.
-      HOME=str(tmp_path),
-  )
-  with log_path.open('wb') as log:
-    process = subprocess.Popen(
-        _adk_command()
-        + [
-            'web',
-            '--host=127.0.0.1',
-            f'--port={port}',
-            '--no-reload',
-            '--session_service_uri=memory://',
-            '--artifact_service_uri=memory://',
-            '--memory_service_uri=memory://',
-            str(_SAMPLES),
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        cwd=tmp_path,
-        env=env,
-    )
-  base_url = f'http://127.0.0.1:{port}'
-  try:
-    deadline = time.monotonic() + _STARTUP_TIMEOUT_S
-    while True:
-      if process.poll() is not None:
-        pytest.fail(
-            f'adk web exited with {process.returncode}:\n'
-            + log_path.read_text(errors='replace')
-        )
-      try:
-        if httpx.get(f'{base_url}/list-apps', timeout=2).status_code == 200:
-          break
-      except httpx.TransportError:
-        pass
-      if time.monotonic() > deadline:
-        pytest.fail(
-            f'adk web did not answer within {_STARTUP_TIMEOUT_S}s:\n'
-            + log_path.read_text(errors='replace')
-        )
-      time.sleep(0.2)
+      env={'ADK_SAMPLES_OFFLINE': '1', 'HOME': str(tmp_path)},
+  ) as base_url:
     yield base_url
-  finally:
-    process.terminate()
-    try:
-      process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-      process.kill()
 
 
 @pytest.fixture(name='browser', scope='module')
