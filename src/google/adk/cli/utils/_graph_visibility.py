@@ -24,6 +24,8 @@ internal, so a name used twice is never marked wrongly.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+import functools
 import logging
 from typing import Any
 
@@ -34,26 +36,32 @@ logger = logging.getLogger('google_adk.' + __name__)
 _INTERNAL = 'internal'
 
 
-def internal_node_names(root: Any, drawn_path: str = '') -> frozenset[str]:
-  """Returns the names to draw as internal in the graph of one level.
+def internal_nodes_by_level(root: Any) -> Callable[[str], frozenset[str]]:
+  """Analyses the tree once; returns the internal names of each drawn level.
 
   Args:
     root: The app's root agent or node.
-    drawn_path: The level being drawn, as the dev server's graph endpoints
-      name it: ``''`` for the root, else ``'a/b'`` with or without the root's
-      name in front.
 
   Returns:
-    The names of the agents and nodes at or below that level whose events
-    the Runner marks internal. Empty if the tree cannot be analysed.
+    A function of the level being drawn, as the dev server's graph endpoints
+    name it (``''`` for the root, else ``'a/b'`` with or without the root's
+    name in front), returning the names of the agents and nodes at or below
+    that level whose events the Runner marks internal. It returns nothing if
+    the tree cannot be analysed.
   """
   try:
     by_path = effective_visibility(root)
   except Exception:  # pylint: disable=broad-except
     # Drawing the graph must not fail because the analysis did.
     logger.debug('Could not infer visibility for %r.', root, exc_info=True)
-    return frozenset()
-  prefix = _absolute_path(root.name, drawn_path) + '/'
+    by_path = {}
+  return functools.partial(_internal_names, by_path, root.name)
+
+
+def _internal_names(
+    by_path: dict[str, str], root_name: str, drawn_path: str
+) -> frozenset[str]:
+  prefix = _absolute_path(root_name, drawn_path) + '/'
   levels_by_name: dict[str, set[str]] = {}
   for path, visibility in by_path.items():
     if path.startswith(prefix):
