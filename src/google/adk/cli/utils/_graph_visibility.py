@@ -25,6 +25,7 @@ internal, so a name used twice is never marked wrongly.
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Mapping
 import functools
 import logging
 from typing import Any
@@ -49,6 +50,7 @@ def internal_nodes_by_level(root: Any) -> Callable[[str], frozenset[str]]:
     that level whose events the Runner marks internal. It returns nothing if
     the tree cannot be analysed.
   """
+  by_path: Mapping[str, str]
   try:
     by_path = effective_visibility(root)
   except Exception:  # pylint: disable=broad-except
@@ -59,7 +61,7 @@ def internal_nodes_by_level(root: Any) -> Callable[[str], frozenset[str]]:
 
 
 def _internal_names(
-    by_path: dict[str, str], root_name: str, drawn_path: str
+    by_path: Mapping[str, str], root_name: str, drawn_path: str
 ) -> frozenset[str]:
   prefix = _absolute_path(root_name, drawn_path) + '/'
   levels_by_name: dict[str, set[str]] = {}
