@@ -1,0 +1,224 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""The inference span and log carry the request's content only when captured.
+
+Without content capture the input messages are not built at all; with it,
+the span and the log record carry what they carried before.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from typing import AsyncGenerator
+from unittest import mock
+
+from google.adk.agents.llm_agent import LlmAgent
+from google.adk.agents.run_config import RunConfig
+from google.adk.models.base_llm import BaseLlm
+from google.adk.models.llm_request import LlmRequest
+from google.adk.models.llm_response import LlmResponse
+from google.adk.runners import InMemoryRunner
+from google.adk.telemetry import _experimental_semconv
+from google.adk.telemetry import tracing
+from google.adk.telemetry.context import ContentCapturingMode
+from google.adk.telemetry.context import TelemetryConfig
+from google.genai import types
+from opentelemetry.sdk._logs import LoggerProvider
+from opentelemetry.sdk._logs.export import InMemoryLogExporter
+from opentelemetry.sdk._logs.export import SimpleLogRecordProcessor
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from pydantic import Field
+import pytest
+
+pytestmark = pytest.mark.filterwarnings(
+    'ignore:.*deprecated.*:DeprecationWarning',
+    'ignore:Use InMemoryLogRecordExporter.*:DeprecationWarning',
+)
+
+_INPUT_MESSAGES = 'gen_ai.input.messages'
+_SYSTEM_INSTRUCTIONS = 'gen_ai.system_instructions'
+_TOOL_DEFINITIONS = 'gen_ai.tool.definitions'
+_FIRST_QUESTION = 'Where is order 1234?'
+
+
+def lookup_order(order_id: str) -> dict[str, str]:
+  """Looks an order up by its id."""
+  return {'order_id': order_id, 'status': 'shipped'}
+
+
+class ScriptedLlm(BaseLlm):
+  """Calls the tool on a user's message, then answers; keeps the requests."""
+
+  model: str = 'scripted-llm'
+  requests: list[LlmRequest] = Field(default_factory=list)
+
+  async def generate_content_async(
+      self, llm_request: LlmRequest, stream: bool = False
+  ) -> AsyncGenerator[LlmResponse, None]:
+    del stream
+    self.requests.append(llm_request)
+    last = llm_request.contents[-1].parts[-1]
+    if last.function_response:
+      part = types.Part(text='It has shipped.')
+    else:
+      part = types.Part(
+          function_call=types.FunctionCall(
+              name='lookup_order', args={'order_id': '1234'}
+          )
+      )
+    yield LlmResponse(content=types.ModelContent(parts=[part]))
+
+
+@pytest.fixture(name='telemetry')
+def _telemetry_fixture(monkeypatch: pytest.MonkeyPatch):
+  """Routes ADK's tracer and logger to in-memory exporters."""
+  spans = InMemorySpanExporter()
+  tracer_provider = TracerProvider()
+  tracer_provider.add_span_processor(SimpleSpanProcessor(spans))
+  logs = InMemoryLogExporter()
+  logger_provider = LoggerProvider()
+  logger_provider.add_log_record_processor(SimpleLogRecordProcessor(logs))
+  monkeypatch.setattr(
+      tracing, 'tracer', tracer_provider.get_tracer('test_tracer')
+  )
+  monkeypatch.setattr(
+      tracing, 'otel_logger', logger_provider.get_logger('test_logger')
+  )
+  yield spans, logs
+  tracer_provider.shutdown()
+  logger_provider.shutdown()
+
+
+async def _run_two_turns(mode: ContentCapturingMode) -> ScriptedLlm:
+  model = ScriptedLlm()
+  agent = LlmAgent(
+      name='assistant',
+      model=model,
+      instruction='Answer questions about orders.',
+      tools=[lookup_order],
+  )
+  runner = InMemoryRunner(agent=agent, app_name='app')
+  session = await runner.session_service.create_session(
+      app_name='app', user_id='user'
+  )
+  run_config = RunConfig(
+      telemetry=TelemetryConfig(
+          genai_semconv_stability_opt_in='experimental',
+          capture_message_content=mode,
+      )
+  )
+  for text in (_FIRST_QUESTION, 'And order 5678?'):
+    async for _ in runner.run_async(
+        user_id='user',
+        session_id=session.id,
+        new_message=types.UserContent(parts=[types.Part(text=text)]),
+        run_config=run_config,
+    ):
+      pass
+  await runner.close()
+  return model
+
+
+def _inference_span_attributes(spans: InMemorySpanExporter) -> list[dict]:
+  return [
+      dict(span.attributes or {})
+      for span in spans.get_finished_spans()
+      if span.name == 'generate_content scripted-llm'
+  ]
+
+
+def _completion_log_attributes(logs: InMemoryLogExporter) -> list[dict]:
+  return [
+      dict(record.log_record.attributes or {})
+      for record in logs.get_finished_logs()
+      if record.log_record.event_name
+      == _experimental_semconv.COMPLETION_DETAILS_EVENT_NAME
+  ]
+
+
+@pytest.mark.asyncio
+async def test_without_capture_input_messages_are_never_built(telemetry):
+  spans, logs = telemetry
+  to_input_messages = mock.patch.object(
+      _experimental_semconv,
+      '_to_input_messages',
+      wraps=_experimental_semconv._to_input_messages,
+  )
+
+  with to_input_messages as built:
+    model = await _run_two_turns(ContentCapturingMode.NO_CONTENT)
+
+  assert built.call_count == 0
+  span_attributes = _inference_span_attributes(spans)
+  log_attributes = _completion_log_attributes(logs)
+  assert len(span_attributes) == len(log_attributes) == len(model.requests) == 4
+  for request, on_span, in_log in zip(
+      model.requests, span_attributes, log_attributes
+  ):
+    # What a span and a log record carried before: the no-content view of
+    # every detail of the request.
+    expected = _experimental_semconv._operation_details_attributes_no_content(
+        _experimental_semconv._build_request_operation_details(request)
+    )
+    assert json.loads(on_span[_TOOL_DEFINITIONS]) == expected[_TOOL_DEFINITIONS]
+    assert list(in_log[_TOOL_DEFINITIONS]) == expected[_TOOL_DEFINITIONS]
+    for attributes in (on_span, in_log):
+      assert _INPUT_MESSAGES not in attributes
+      assert _SYSTEM_INSTRUCTIONS not in attributes
+  assert expected[_TOOL_DEFINITIONS][0]['name'] == 'lookup_order'
+
+
+@pytest.mark.parametrize(
+    'mode, on_span, in_log',
+    [
+        (ContentCapturingMode.SPAN_ONLY, True, False),
+        (ContentCapturingMode.EVENT_ONLY, False, True),
+        (ContentCapturingMode.SPAN_AND_EVENT, True, True),
+    ],
+)
+@pytest.mark.asyncio
+async def test_captured_content_carries_the_whole_history(
+    telemetry, mode: ContentCapturingMode, on_span: bool, in_log: bool
+):
+  spans, logs = telemetry
+
+  model = await _run_two_turns(mode)
+
+  span_attributes = _inference_span_attributes(spans)
+  log_attributes = _completion_log_attributes(logs)
+  assert len(span_attributes) == len(log_attributes) == 4
+  last_request = model.requests[-1]
+  expected: dict[str, Any] = (
+      _experimental_semconv._build_request_operation_details(last_request)
+  )
+  # The last request holds both turns: the first question is still there.
+  assert _FIRST_QUESTION in json.dumps(expected[_INPUT_MESSAGES])
+  if on_span:
+    assert json.loads(span_attributes[-1][_INPUT_MESSAGES]) == json.loads(
+        json.dumps(expected[_INPUT_MESSAGES])
+    )
+    assert _SYSTEM_INSTRUCTIONS in span_attributes[-1]
+  else:
+    assert _INPUT_MESSAGES not in span_attributes[-1]
+  if in_log:
+    assert json.dumps(log_attributes[-1][_INPUT_MESSAGES]) == json.dumps(
+        expected[_INPUT_MESSAGES]
+    )
+    assert _SYSTEM_INSTRUCTIONS in log_attributes[-1]
+  else:
+    assert _INPUT_MESSAGES not in log_attributes[-1]
