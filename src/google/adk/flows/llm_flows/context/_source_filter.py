@@ -230,14 +230,6 @@ class SourceFilter:
     parts = event.content.parts if event.content else None
     if not parts:
       return None if event.author in self._allowed else []
-    if (
-        event.author != self._agent_name
-        and event.author not in self._allowed
-        and not any(part.function_response for part in parts)
-    ):
-      # Only a response is attributed to someone other than its event's
-      # author (the caller), so nothing here can be kept.
-      return []
     if event.author == self._agent_name and any(
         self._is_in_flight(event, index, part)
         for index, part in enumerate(parts)
