@@ -29,6 +29,8 @@ from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
+from google.adk.workflow import START
+from google.adk.workflow import Workflow
 from google.genai import types
 from pydantic import Field
 import pytest
@@ -85,7 +87,10 @@ async def _run(
     *messages: str,
     run_config: Optional[RunConfig] = None,
 ) -> None:
-  runner = InMemoryRunner(app=App(name='test_app', root_agent=root))
+  if isinstance(root, Workflow):
+    runner = InMemoryRunner(node=root, app_name='test_app')
+  else:
+    runner = InMemoryRunner(app=App(name='test_app', root_agent=root))
   session = await runner.session_service.create_session(
       app_name='test_app', user_id='user'
   )
@@ -133,6 +138,32 @@ async def test_include_contents_none_with_user_keeps_the_user_message():
 
   assert 'USER-1' not in _text(unfiltered_model.requests[0])
   assert _text(booker_model.requests[0]) == 'user: USER-1 table for two'
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ('include_sources', 'expected'),
+    [
+        (None, 'user: CLASSIFIER-booking'),
+        (['user'], 'user: USER-2 for three'),
+    ],
+)
+async def test_include_contents_none_in_a_workflow_node(
+    include_sources, expected
+):
+  # The workflow hands the booker the classifier's label as its input; with
+  # ['user'] the turn starts at what the user typed instead.
+  classifier, booker, booker_model = _classifier_and_booker(
+      include_contents='none', include_sources=include_sources
+  )
+
+  await _run(
+      Workflow(name='flow', edges=[(START, classifier, booker)]),
+      'USER-1 table',
+      'USER-2 for three',
+  )
+
+  assert _text(booker_model.requests[1]) == expected
 
 
 @pytest.mark.asyncio

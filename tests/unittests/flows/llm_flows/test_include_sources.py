@@ -33,6 +33,7 @@ from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.adk.plugins.base_plugin import BasePlugin
 from google.adk.runners import InMemoryRunner
+from google.adk.workflow import FunctionNode
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.genai import types
@@ -306,10 +307,17 @@ async def test_plugin_sees_the_filtered_request():
 
 
 def _workflow(**booker_kwargs: Any):
-  classifier_model = _ScriptedModel(script=['CLASSIFIER-booking'])
+  classifier_model = _ScriptedModel(script=['CLASSIFIER-booking'] * 3)
   booker_model = _ScriptedModel(script=list(booker_kwargs.pop('script')))
-  classifier = LlmAgent(name='classifier', model=classifier_model)
-  booker = LlmAgent(name='booker', model=booker_model, **booker_kwargs)
+  classifier = LlmAgent(
+      name='classifier', model=classifier_model, output_key='intent'
+  )
+  booker = LlmAgent(
+      name='booker',
+      model=booker_model,
+      instruction='Handle intent {intent}.',
+      **booker_kwargs,
+  )
   return (
       Workflow(name='flow', edges=[(START, classifier, booker)]),
       booker_model,
@@ -317,15 +325,103 @@ def _workflow(**booker_kwargs: Any):
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize('include_sources', [None, ['self'], ['classifier']])
-async def test_workflow_node_always_receives_its_input(include_sources):
+async def test_workflow_node_without_sources_receives_its_node_input():
+  flow, booker_model = _workflow(script=['BOOKER-done-1', 'BOOKER-done-2'])
+
+  await _run(flow, 'USER-1 table', 'USER-2 for three')
+
+  assert [_text(request) for request in booker_model.requests] == [
+      'user: CLASSIFIER-booking',
+      'user: CLASSIFIER-booking',
+  ]
+
+
+@pytest.mark.asyncio
+async def test_workflow_node_sees_the_user_and_itself_not_its_node_input():
+  # The node input is the classifier's label: with ['user', 'self'] the
+  # booker gets the user's words and its own replies, across turns.
   flow, booker_model = _workflow(
-      include_sources=include_sources, script=['BOOKER-done']
+      include_sources=['user', 'self'],
+      script=['BOOKER-done-1', 'BOOKER-done-2'],
+  )
+
+  await _run(flow, 'USER-1 table', 'USER-2 for three')
+
+  assert _text(booker_model.requests[0]) == 'user: USER-1 table'
+  assert _text(booker_model.requests[1]) == '\n'.join([
+      'user: USER-1 table',
+      'model: BOOKER-done-1',
+      'user: USER-2 for three',
+  ])
+  assert (
+      'Handle intent CLASSIFIER-booking.'
+      in booker_model.requests[1].config.system_instruction
+  )
+
+
+@pytest.mark.asyncio
+async def test_workflow_node_input_from_a_listed_node_is_seen_once():
+  flow, booker_model = _workflow(
+      include_sources=['user', 'self', 'classifier'],
+      script=['BOOKER-done-1', 'BOOKER-done-2'],
+  )
+
+  await _run(flow, 'USER-1 table', 'USER-2 for three')
+
+  request = _text(booker_model.requests[1])
+  # Each turn's label once, as the classifier's message, not as the user's.
+  assert request.count('CLASSIFIER-booking') == 2
+  assert 'user: CLASSIFIER-booking' not in request
+  assert request.startswith('user: USER-1 table\nuser: For context:')
+
+
+@pytest.mark.asyncio
+async def test_workflow_input_from_start_is_the_user_message_once():
+  model = _ScriptedModel(script=['CONCIERGE-done-1', 'CONCIERGE-done-2'])
+  concierge = LlmAgent(
+      name='concierge', model=model, include_sources=['user', 'self']
+  )
+
+  await _run(
+      Workflow(name='flow', edges=[(START, concierge)]),
+      'USER-1 table',
+      'USER-2 for three',
+  )
+
+  assert _text(model.requests[1]) == '\n'.join([
+      'user: USER-1 table',
+      'model: CONCIERGE-done-1',
+      'user: USER-2 for three',
+  ])
+
+
+@pytest.mark.asyncio
+async def test_dynamic_node_input_belongs_to_the_node_that_ran_it():
+  helper_model = _ScriptedModel(script=['HELPER-done-1', 'HELPER-done-2'])
+  helper = LlmAgent(
+      name='helper',
+      model=helper_model,
+      include_sources=['user', 'self', 'orchestrate'],
+  )
+
+  async def orchestrate(ctx: Any, node_input: Any) -> Any:
+    del node_input  # The helper gets a task of its own.
+    return await ctx.run_node(helper, node_input='TASK summarise')
+
+  flow = Workflow(
+      name='flow',
+      edges=[(START, FunctionNode(func=orchestrate, rerun_on_resume=True))],
   )
 
   await _run(flow, 'USER-1 table')
+  assert _text(helper_model.requests[0]) == '\n'.join([
+      'user: USER-1 table',
+      'user: TASK summarise',
+  ])
 
-  assert _text(booker_model.requests[0]) == 'user: CLASSIFIER-booking'
+  helper.include_sources = ['user', 'self']
+  await _run(flow, 'USER-1 table')
+  assert _text(helper_model.requests[1]) == 'user: USER-1 table'
 
 
 @pytest.mark.asyncio
@@ -343,7 +439,7 @@ async def test_workflow_node_with_tools_finishes_its_loop():
 
   assert len(booker_model.requests) == 2
   assert _text(booker_model.requests[1]) == '\n'.join([
-      'user: CLASSIFIER-booking',
+      'user: USER-1 table',
       'model: call _lookup',
       'user: response _lookup',
   ])

@@ -51,11 +51,14 @@ Rules beyond the table:
   call), since dropping parts of a model turn can separate a call from the
   thought signature the model expects back. ``'self'`` governs everything
   else the agent said: its earlier invocations and its plain text replies.
-* A workflow node's input is always kept. The ``Workflow`` hands it to an
-  LlmAgent node as a user-authored event stamped with the node's path; it is
-  the node's task rather than anyone's message, much like the task input of an
-  isolated agent, and whatever produced it (the user or an upstream node) is
-  not recorded on it. Dropping it would leave a node with nothing to work on.
+* A workflow node's input belongs to the node that produced it: the
+  predecessor whose output it is, or the user when it is the root workflow's
+  input (see ``google.adk.workflow._node_input_source``). The ``Workflow``
+  hands it to an LlmAgent node as a user-authored event, so without this a
+  classifier's label would pass as a message the user typed. When the input
+  is kept and the message it repeats (the user's message, or the
+  predecessor's reply) is in the history too, the input is dropped: the
+  agent sees that message once, as it sees it in a ``SequentialAgent``.
 * The current invocation is that of the newest event in the history that has
   one. The runner stores the new message (or posted-back tool result) under
   the new invocation id before any agent runs, so this is the invocation being
@@ -80,8 +83,9 @@ from collections.abc import Sequence
 from google.genai import types
 
 from ....agents._include_sources import SELF_SOURCE
-from ....agents._include_sources import USER_SOURCE
 from ....events.event import Event
+from ....workflow._node_input_source import is_node_input
+from ....workflow._node_input_source import node_input_source
 
 # A function call or response, named by the index of its event in the visible
 # history and the index of the part within the event.
@@ -96,16 +100,6 @@ def _allowed_authors(source_filter: Sequence[str], agent_name: str) -> set[str]:
     if agent_name:
       authors.add(agent_name)
   return authors
-
-
-def _is_node_input(event: Event) -> bool:
-  """Whether the event is the input a workflow handed to this node."""
-  node_info = getattr(event, 'node_info', None)
-  return bool(
-      event.author == USER_SOURCE
-      and getattr(node_info, 'path', None)
-      and not event.get_function_responses()
-  )
 
 
 def _current_invocation_id(events: Sequence[Event]) -> str:
@@ -265,6 +259,23 @@ class SourceFilter:
     # the unfiltered request would.
     return not covers_any
 
+  def admits_source(self, source: str) -> bool:
+    """Whether messages from ``source`` ('user' or an agent name) are seen."""
+    return source in self._allowed
+
+  def _keeps_node_input(self, event: Event) -> bool:
+    recorded = node_input_source(event)
+    if recorded is None:
+      # Recorded for every node whose agent sets include_sources; one made
+      # elsewhere is kept, as it was before sources were attributed.
+      return True
+    if not self.admits_source(recorded.source):
+      return False
+    copied = recorded.copied_event_id
+    return copied is None or all(
+        visible.id != copied for visible in self._visible_events
+    )
+
   def admit(self, event: Event) -> Event | None:
     """Returns the event as the agent may see it, or None to drop it.
 
@@ -278,8 +289,8 @@ class SourceFilter:
     """
     if event.actions and event.actions.compaction:
       return event if self._keeps_summary(event) else None
-    if _is_node_input(event):
-      return event
+    if is_node_input(event):
+      return event if self._keeps_node_input(event) else None
     kept = self._kept_parts(event)
     if kept is None:
       return event
@@ -288,6 +299,23 @@ class SourceFilter:
     trimmed = event.model_copy()
     trimmed.content = event.content.model_copy(update={'parts': kept})
     return trimmed
+
+
+def cuts_to_node_path(
+    is_single_turn: bool, source_filter: Sequence[str] | None
+) -> bool:
+  """Whether a single-turn node's history is cut to its own node path.
+
+  A ``single_turn`` workflow node sees only the events of its own path and its
+  ancestors', so peers' work stays out of its request. ``include_sources`` is
+  the agent's own statement of whose messages it sees, so with it the sources
+  decide: a peer it names is seen although the path cut would hide it.
+
+  Args:
+    is_single_turn: Whether the agent runs as a single-turn node.
+    source_filter: The agent's ``include_sources``.
+  """
+  return is_single_turn and source_filter is None
 
 
 def build_source_filter(

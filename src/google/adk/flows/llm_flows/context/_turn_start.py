@@ -33,8 +33,9 @@ from collections.abc import Sequence
 
 from ....agents._include_sources import USER_SOURCE
 from ....events.event import Event
+from ....workflow._node_input_source import is_node_input
+from ....workflow._node_input_source import node_input_source
 from ._source_filter import _allowed_authors
-from ._source_filter import _is_node_input
 
 
 class TurnStartSearch:
@@ -54,8 +55,10 @@ class TurnStartSearch:
     visible at all (an isolated task agent's scope holds none) does it fall
     back (rank 2) to the newest reply from another agent, as ``'none'`` would.
 
-  A workflow node's input counts as allowed, since it is always kept. Without
-  a source filter ``'none'`` stops at the first candidate.
+  A workflow node's input counts as a message from the source that produced it
+  (the user, or the predecessor node), so with ``['user']`` a booker's turn
+  starts at what the user typed, not at the classifier's label the workflow
+  handed it. Without a source filter ``'none'`` stops at the first candidate.
   The caller only offers events a turn can start at without cutting a tool
   call off from its posted-back result. Branches and transfers need nothing
   special: only events visible on the agent's branch are offered, and a
@@ -82,14 +85,11 @@ class TurnStartSearch:
     """Index of the event the turn starts at, or None if none was offered."""
 
   def _rank(self, event: Event) -> int:
-    is_allowed = (
-        self._allowed is None
-        or event.author in self._allowed
-        or _is_node_input(event)
-    )
+    source = _source_of(event)
+    is_allowed = self._allowed is None or source in self._allowed
     if not self._from_latest_user_message:
       return 0 if is_allowed else 1
-    if event.author != USER_SOURCE:
+    if source != USER_SOURCE:
       return 2
     return 0 if is_allowed else 1
 
@@ -108,3 +108,12 @@ class TurnStartSearch:
       self._best_rank = rank
       self.index = index
     return rank == 0
+
+
+def _source_of(event: Event) -> str:
+  """The author of a candidate, or for a node input, who produced it."""
+  if is_node_input(event):
+    recorded = node_input_source(event)
+    if recorded is not None:
+      return recorded.source
+  return event.author
