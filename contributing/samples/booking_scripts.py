@@ -49,9 +49,6 @@ BOOKER_INSTRUCTION = (
     ' guest changes a detail, confirm the updated booking.'
 )
 
-BOOKING_SO_FAR = 'The booking so far:'
-"""Starts the instruction line that carries an earlier booking, if any."""
-
 _NUMBERS = {
     'one': 1,
     'two': 2,
@@ -155,14 +152,11 @@ def answer_question(llm_request: LlmRequest) -> str:
 def book(llm_request: LlmRequest) -> str:
   """The booker: books from the details it sees; asks for what is missing.
 
-  It reads the conversation it is given and its instruction, which in the
-  workflow sample carries the booking so far from session state.
+  It reads only the conversation it is given: a booker shown the latest
+  message alone has forgotten the party size and the day.
   """
   booking = _Booking()
-  for line in scripted_model.instruction(llm_request).splitlines():
-    if line.startswith(BOOKING_SO_FAR):
-      booking.update(line)
-  already_confirmed = booking.time is not None or any(
+  already_confirmed = any(
       'booked' in reply for reply in scripted_model.own_replies(llm_request)
   )
   for reply in scripted_model.own_replies(llm_request):

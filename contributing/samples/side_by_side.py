@@ -14,14 +14,16 @@
 
 """The main job: the booking sample as upstream runs it and as the fork does.
 
-Runs ``booking_router`` offline on its scripted model for three user turns,
-four times:
+Runs ``booking_workflow`` (the router as a 2.13 ``Workflow``; ``--sample
+booking_router`` runs the same agents in a ``SequentialAgent``) offline on its
+scripted model for three user turns, four times:
 
-* upstream: every agent with upstream's default history
-  (``include_contents='default'``, no ``include_sources``); what the user sees
-  is every final response, as upstream's clients show them;
-* upstream ``'none'``: upstream's only other history setting,
-  ``include_contents='none'`` on every agent;
+* upstream: every agent as upstream runs it with no history setting (in a
+  ``Workflow``, whose nodes then default to ``include_contents='none'``; in a
+  ``SequentialAgent``, ``'default'``); what the user sees is every final
+  response, as upstream's clients show them;
+* upstream's other history setting on every agent: ``include_contents=
+  'default'`` in a ``Workflow``, ``'none'`` in a ``SequentialAgent``;
 * the fork as the sample ships it (``include_sources``), in annotate mode
   (events carry ``is_user_facing``) and in filter mode (the Runner keeps
   internal content out of the stream).
@@ -35,12 +37,13 @@ is upstream 2.13.0's behaviour: ``--record CONFIG`` prints such a run as JSON
 under any interpreter, and tests/samples/test_upstream_parity.py checks that
 pristine 2.13.0 and the fork record the same requests and replies.
 
-  python contributing/samples/side_by_side.py
+  python contributing/samples/side_by_side.py [--sample booking_router]
   python contributing/samples/side_by_side.py --record upstream
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import dataclasses
 import importlib.util
@@ -64,8 +67,10 @@ _TURNS = (
     'Great. Can we make it 8pm instead?',
 )
 _UPSTREAM = 'upstream'
-_NONE = "upstream 'none'"
+# Upstream's other history setting, by the sample's composition.
+_OTHER_SETTING = {'booking_workflow': 'default', 'booking_router': 'none'}
 _FORK = 'fork'
+_DEFAULT_SAMPLE = 'booking_workflow'
 _QUOTE_MARKER = re.compile(r'<<<(?:BEGIN|END)_QUOTED_AGENT_CONTENT>>>')
 
 
@@ -91,8 +96,13 @@ class _Run:
   booker_answers: list[str] = dataclasses.field(default_factory=list)
 
 
-def _load_sample() -> Any:
-  """A fresh copy of the booking_router agent tree.
+def _other(sample: str) -> str:
+  """The label of upstream's other history setting for ``sample``."""
+  return f"upstream '{_OTHER_SETTING[sample]}'"
+
+
+def _load_sample(sample: str) -> Any:
+  """A fresh copy of the sample's agent tree.
 
   Under pristine upstream (``--record``), LlmAgent has no ``include_sources``:
   it is told to ignore the field, which the upstream configurations clear
@@ -104,8 +114,8 @@ def _load_sample() -> Any:
     LlmAgent.model_config['extra'] = 'ignore'
     LlmAgent.model_rebuild(force=True)
   spec = importlib.util.spec_from_file_location(
-      f'booking_router_agent_{id(object())}',
-      _SAMPLES / 'booking_router' / 'agent.py',
+      f'{sample}_agent_{id(object())}',
+      _SAMPLES / sample / 'agent.py',
   )
   module = importlib.util.module_from_spec(spec)
   spec.loader.exec_module(module)
@@ -113,33 +123,54 @@ def _load_sample() -> Any:
 
 
 def _llm_agents(agent: Any) -> list[Any]:
+  """The LlmAgents of a tree: sub-agents, and a Workflow's graph nodes.
+
+  A Workflow runs copies of the agents it was built from, so its graph's
+  nodes are the agents to configure and whose models to read.
+  """
   from google.adk.agents import LlmAgent
 
   found = [agent] if isinstance(agent, LlmAgent) else []
-  for child in agent.sub_agents:
+  children = list(getattr(agent, 'sub_agents', None) or [])
+  graph = getattr(agent, 'graph', None)
+  if graph is not None:
+    children += [node for node in graph.nodes if node is not agent]
+  for child in children:
     found.extend(_llm_agents(child))
   return found
 
 
 def _configure(root: Any, config: str) -> None:
-  """Turns the shipped sample into one of the upstream configurations."""
+  """Turns the shipped sample into one of the upstream configurations.
+
+  ``upstream`` is what upstream does with no history setting: a Workflow
+  node's ``include_contents`` then defaults to ``'none'`` (set here on the
+  node, where the Workflow would have set it), any other agent's to
+  ``'default'``.
+  """
   if config == _FORK:
     return
+  in_workflow = getattr(root, 'graph', None) is not None
   for agent in _llm_agents(root):
     if 'include_sources' in type(agent).model_fields:
       agent.include_sources = None
-    agent.include_contents = 'none' if config == _NONE else 'default'
+    if config == _UPSTREAM:
+      agent.include_contents = 'none' if in_workflow else 'default'
+    else:
+      agent.include_contents = config.split("'")[1]
 
 
-async def _run(config: str, visibility_mode: str | None = None) -> _Run:
+async def _run(
+    sample: str, config: str, visibility_mode: str | None = None
+) -> _Run:
   from google.adk.agents.run_config import RunConfig
   from google.adk.runners import InMemoryRunner
   from google.genai import types
 
-  sample = _load_sample()
-  _configure(sample.root_agent, config)
-  agents = {agent.name: agent for agent in _llm_agents(sample.root_agent)}
-  runner = InMemoryRunner(agent=sample.root_agent, app_name='demo')
+  module = _load_sample(sample)
+  _configure(module.root_agent, config)
+  agents = {agent.name: agent for agent in _llm_agents(module.root_agent)}
+  runner = InMemoryRunner(agent=module.root_agent, app_name='demo')
   session = await runner.session_service.create_session(
       app_name='demo', user_id='guest'
   )
@@ -232,13 +263,22 @@ def _what_the_user_sees(upstream: _Run, annotate: _Run, filtered: _Run) -> None:
   for turn, text in enumerate(_TURNS):
     print(f'\nturn {turn + 1}, the user: {text}')
     rows = [['', 'upstream', 'fork, annotate', 'fork, filter']]
-    for plain, flagged, stripped in zip(
-        upstream.shown[turn], annotate.shown[turn], filtered.shown[turn]
-    ):
+    # Every response of the turn gets a row; the filter column holds what
+    # the client received for it, if anything.
+    sent = list(filtered.shown[turn])
+    for plain, flagged in zip(upstream.shown[turn], annotate.shown[turn]):
+      if not plain.text and not flagged.text:
+        # A route function's or a workflow's closing event: no message.
+        continue
       flag = 'is_user_facing=' + str(flagged.user_facing)
-      if stripped.text:
+      stripped = next((s for s in sent if s.author == plain.author), None)
+      if stripped is None:
+        filter_cell = '(not sent to the client)'
+      elif stripped.text:
+        sent.remove(stripped)
         filter_cell = stripped.text
       else:
+        sent.remove(stripped)
         keys = ', '.join(stripped.state_keys) or 'none'
         filter_cell = f'(no content; state: {keys})'
       rows.append([
@@ -298,7 +338,9 @@ def _differing_lines(runs: dict[str, _Run]) -> None:
   )
   header = f'{"":<50} ' + ' '.join(
       label.ljust(width)
-      for label, width in zip(('upstream', "'none'", 'fork'), marks)
+      for label, width in zip(
+          ('upstream', _quoted_setting(runs), 'fork'), marks
+      )
   )
   print(header.rstrip())
   for line in union:
@@ -316,6 +358,11 @@ def _differing_lines(runs: dict[str, _Run]) -> None:
   for config, run in runs.items():
     answer = run.booker_answers[-1]
     print(textwrap.fill(f'{config}: {answer}', _WIDTH, subsequent_indent='  '))
+
+
+def _quoted_setting(runs: dict[str, _Run]) -> str:
+  """ "'none'" or "'default'": the second column's setting, for a header."""
+  return list(runs)[1].removeprefix('upstream ')
 
 
 def _user_words_seen(llm_request: Any) -> float:
@@ -350,7 +397,7 @@ def _figures(runs: dict[str, _Run], filtered: _Run) -> None:
   }
   # A client shows upstream's every final response; the fork's column is its
   # filter-mode stream.
-  clients = (runs[_UPSTREAM], runs[_NONE], filtered)
+  clients = (*list(runs.values())[:2], filtered)
   rows = [
       ['', *runs],
       [
@@ -388,9 +435,9 @@ def _figures(runs: dict[str, _Run], filtered: _Run) -> None:
   )
 
 
-async def _record(config: str) -> None:
+async def _record(sample: str, config: str) -> None:
   """Prints one upstream configuration's run as JSON, for parity checks."""
-  run = await _run(config)
+  run = await _run(sample, config)
   print(
       json.dumps({
           'shown': [
@@ -405,11 +452,29 @@ async def _record(config: str) -> None:
   )
 
 
+def _arguments() -> argparse.Namespace:
+  parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+  parser.add_argument(
+      '--sample',
+      choices=sorted(_OTHER_SETTING),
+      default=_DEFAULT_SAMPLE,
+      help='the Workflow form (default) or the SequentialAgent form',
+  )
+  parser.add_argument(
+      '--record',
+      metavar='CONFIG',
+      help="print one upstream configuration's run as JSON and stop",
+  )
+  return parser.parse_args()
+
+
 async def _main() -> None:
+  arguments = _arguments()
+  sample = arguments.sample
   os.environ['ADK_SAMPLES_OFFLINE'] = '1'
   sys.path.insert(0, str(_SAMPLES))
-  if sys.argv[1:2] == ['--record']:
-    await _record(sys.argv[2])
+  if arguments.record:
+    await _record(sample, arguments.record)
     return
   from google.adk import fork_info
 
@@ -420,18 +485,18 @@ async def _main() -> None:
   # 2.13 deprecates SequentialAgent in favour of Workflow; both work.
   warnings.filterwarnings('ignore', category=DeprecationWarning)
   print(
-      f'google-adk {fork_info.__version__}: the booking_router sample,'
-      ' offline, 3 turns.\n"upstream" is the same agents with the'
+      f'google-adk {fork_info.__version__}: the {sample} sample, offline,'
+      ' 3 turns.\n"upstream" is the same agents with the'
       " fork's features off, which is\nupstream 2.13.0's behaviour"
       ' (tests/samples/test_upstream_parity.py checks this\nagainst a'
       ' pristine install).'
   )
   runs = {
-      _UPSTREAM: await _run(_UPSTREAM),
-      _NONE: await _run(_NONE),
-      _FORK: await _run(_FORK),
+      _UPSTREAM: await _run(sample, _UPSTREAM),
+      _other(sample): await _run(sample, _other(sample)),
+      _FORK: await _run(sample, _FORK),
   }
-  filtered = await _run(_FORK, visibility_mode='filter')
+  filtered = await _run(sample, _FORK, visibility_mode='filter')
   _what_the_user_sees(runs[_UPSTREAM], runs[_FORK], filtered)
   _what_models_received(runs, _token_counter())
   _differing_lines(runs)

@@ -66,14 +66,23 @@ def _readme_agents(**booker_kwargs: Any) -> tuple[LlmAgent, LlmAgent]:
 @pytest.mark.asyncio
 async def test_readme_workflow_and_sequential_forms_send_the_same_requests():
   classifier, booker = _readme_agents(include_sources=['user', 'self'])
-  await _run(Workflow(name='router', edges=[(START, classifier, booker)]), *_TURNS)
+  await _run(
+      Workflow(name='router', edges=[(START, classifier, booker)]), *_TURNS
+  )
   seq_classifier, seq_booker = _readme_agents(include_sources=['user', 'self'])
   await _run(_sequential(seq_classifier, seq_booker), *_TURNS)
 
-  assert _texts(booker) == _texts(seq_booker) == [
-      'user: USER-1 table for two',
-      'user: USER-1 table for two\nmodel: BOOKER-1\nuser: USER-2 make it three',
-  ]
+  assert (
+      _texts(booker)
+      == _texts(seq_booker)
+      == [
+          'user: USER-1 table for two',
+          (
+              'user: USER-1 table for two\nmodel: BOOKER-1\nuser: USER-2 make'
+              ' it three'
+          ),
+      ]
+  )
 
 
 @pytest.mark.asyncio
@@ -106,8 +115,10 @@ async def test_route_function_between_classifier_and_booker():
         # the planner's, not the user's.
         (
             {'include_sources': ['user', 'self']},
-            'user: USER-1 table for two\nmodel: DRAFTER-1\n'
-            'user: USER-2 make it three',
+            (
+                'user: USER-1 table for two\nmodel: DRAFTER-1\n'
+                'user: USER-2 make it three'
+            ),
         ),
         (
             {'include_sources': ['planner'], 'include_contents': 'none'},
@@ -194,7 +205,9 @@ async def test_explicit_include_contents_is_kept_on_a_node_with_sources():
       include_sources=['user', 'self'], include_contents='none'
   )
 
-  await _run(Workflow(name='router', edges=[(START, classifier, booker)]), *_TURNS)
+  await _run(
+      Workflow(name='router', edges=[(START, classifier, booker)]), *_TURNS
+  )
 
   assert _texts(booker) == [
       'user: USER-1 table for two',

@@ -181,7 +181,7 @@ async def test_drafting_loop_only_the_presenter_speaks():
 
 
 @pytest.mark.asyncio
-async def test_booking_workflow_keeps_the_booking_in_state():
+async def test_booking_workflow_conversation_and_visibility():
   agent = _load('booking_workflow')
 
   transcript = await _converse(agent, _BOOKING_TURNS)
@@ -191,6 +191,31 @@ async def test_booking_workflow_keeps_the_booking_in_state():
       [('classifier', 'info', False), ('info', _VEGETARIAN, True)],
       [('classifier', 'booking', False), ('booker', _CHANGED, True)],
   ]
+
+
+@pytest.mark.asyncio
+async def test_booking_workflow_booker_sees_the_user_and_itself_only():
+  # The Workflow form of the booking router sends the same requests as the
+  # SequentialAgent form: the README's claim.
+  requests = {}
+  for sample in ('booking_workflow', 'booking_router'):
+    agent = _load(sample)
+    await _converse(agent, _BOOKING_TURNS)
+    models = {model.model: model for model in _scripted_models(agent)}
+    requests[sample] = {
+        name: [_request_lines(r) for r in model.requests]
+        for name, model in models.items()
+    }
+
+  workflow = requests['booking_workflow']
+  assert workflow == requests['booking_router']
+  assert workflow['scripted-booker'][-1] == [
+      _BOOKING_TURNS[0],
+      _BOOKED,
+      _BOOKING_TURNS[1],
+      _BOOKING_TURNS[2],
+  ]
+  assert workflow['scripted-classifier'] == [[turn] for turn in _BOOKING_TURNS]
 
 
 def _sample_python_env(**extra: str) -> dict[str, str]:
@@ -340,9 +365,31 @@ def test_api_server_app_lists_and_runs_the_samples(tmp_path: Path):
   assert 'classifier' not in {author for author, _ in texts}
 
 
-def test_main_job_demo_reads_in_80_columns():
+@pytest.mark.parametrize(
+    'options, second, expected',
+    [
+        # The Workflow form: upstream's nodes default to 'none'.
+        (
+            [],
+            "upstream 'default'",
+            {
+                'booker kept the party size': ['no', 'yes', 'yes'],
+                "user's messages in it": ['33%', '100%', '100%'],
+            },
+        ),
+        (
+            ['--sample', 'booking_router'],
+            "upstream 'none'",
+            {
+                'booker kept the party size': ['yes', 'no', 'yes'],
+                "user's messages in it": ['100%', '0%', '100%'],
+            },
+        ),
+    ],
+)
+def test_main_job_demo_reads_in_80_columns(options, second, expected):
   result = subprocess.run(
-      [sys.executable, str(_SAMPLES / 'side_by_side.py')],
+      [sys.executable, str(_SAMPLES / 'side_by_side.py'), *options],
       env=_sample_python_env(),
       capture_output=True,
       text=True,
@@ -356,11 +403,21 @@ def test_main_job_demo_reads_in_80_columns():
       line[:26].strip(): line[26:].split()
       for line in lines[lines.index('4. Figures over the three turns') :]
   }
-  assert figures['booker kept the party size'] == ['yes', 'no', 'yes']
-  assert figures["user's messages in it"] == ['100%', '0%', '100%']
+  for figure, values in expected.items():
+    assert figures[figure] == values, figure
   assert figures['...from internal agents'] == ['3', '3', '0']
-  upstream, none, fork = (
-      int(value.replace(',', ''))
-      for value in figures["booker's request, turn 3"]
-  )
-  assert fork < none < upstream
+  assert second in result.stdout
+  # Every response of every turn has its row: the responder's answer is on
+  # its own line, never on the classifier's.
+  seen = lines[
+      lines.index(
+          '1. What the user sees (every final response of a turn)'
+      ) : lines.index(
+          "2. What each agent's model received (characters, turns 1/2/3)"
+      )
+  ]
+  for answer in ('You are booked: a', 'Yes: about a third of', 'Done: I have'):
+    rows = [line for line in seen if answer in line]
+    assert rows and all(row.startswith(('booker', 'info')) for row in rows)
+  fork_chars = int(figures['characters, all requests'][-1].replace(',', ''))
+  assert fork_chars == 415

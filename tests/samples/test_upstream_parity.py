@@ -36,7 +36,7 @@ _REPO = Path(__file__).resolve().parents[2]
 _DEMO = _REPO / 'contributing' / 'samples' / 'side_by_side.py'
 
 
-def _record(python: str, config: str) -> dict[str, Any]:
+def _record(python: str, sample: str, config: str) -> dict[str, Any]:
   env = {
       k: v
       for k, v in os.environ.items()
@@ -44,7 +44,7 @@ def _record(python: str, config: str) -> dict[str, Any]:
   }
   env['PYTHONWARNINGS'] = 'ignore::DeprecationWarning'
   result = subprocess.run(
-      [python, str(_DEMO), '--record', config],
+      [python, str(_DEMO), '--sample', sample, '--record', config],
       env=env,
       capture_output=True,
       text=True,
@@ -74,14 +74,24 @@ def test_the_upstream_interpreter_is_pristine(upstream_python: str):
   assert probe.stdout.split() == ['2.13.0', 'True']
 
 
-@pytest.mark.parametrize('config', ['upstream', "upstream 'none'"])
+@pytest.mark.parametrize(
+    'sample, config',
+    [
+        ('booking_workflow', 'upstream'),
+        ('booking_workflow', "upstream 'default'"),
+        ('booking_router', 'upstream'),
+        ('booking_router', "upstream 'none'"),
+    ],
+)
 def test_demo_upstream_configuration_matches_pristine(
-    upstream_python: str, config: str
+    upstream_python: str, sample: str, config: str
 ):
-  pristine = _record(upstream_python, config)
-  fork = _record(sys.executable, config)
+  pristine = _record(upstream_python, sample, config)
+  fork = _record(sys.executable, sample, config)
 
   assert fork == pristine
   # Three turns, each answered by the classifier and a responder.
-  assert [len(turn) for turn in pristine['shown']] == [2, 2, 2]
+  assert [
+      len([shown for shown in turn if shown[1]]) for turn in pristine['shown']
+  ] == [2, 2, 2]
   assert pristine['requests']['booker'][-1]

@@ -18,15 +18,23 @@
                                             └─ "info" ────> info
 
 The classifier writes its label to ``state['intent']``; ``route_by_intent``
-reads it from state and emits it as the route. In a Workflow, agents in
-nodes run single-turn: each gets the user's latest message as its input, not
-the conversation. The booker therefore keeps the booking in state
-(``output_key='booking'``) and reads it back through ``{booking?}``, so a
-later "make it 8pm" changes the booking it made before.
+reads it from state and emits it as the route.
 
-Visibility is inferred from the graph: nodes with an outgoing edge
-(``classifier``, ``route_by_intent``) are internal; the terminal nodes,
-``booker`` and ``info``, speak to the user.
+An LlmAgent in a Workflow runs single-turn, and since 2.8 its
+``include_contents`` defaults to ``'none'``: it sees its node input, or, with
+none (a route function passes none on), the user's latest message only. A
+booker that sees only "Can we make it 8pm instead?" has forgotten the party
+size. What the fork changes here:
+
+* ``include_sources`` says whose messages each model sees, across turns. The
+  booker and the info agent see the user's messages and their own replies,
+  never the classifier's label (it is in state, for the route); the
+  classifier sees the latest user message alone. A node that sets
+  ``include_sources`` keeps the conversation (``include_contents='default'``)
+  unless it sets ``include_contents`` itself.
+* Visibility is inferred from the graph: nodes with an outgoing edge
+  (``classifier``, ``route_by_intent``) are internal; the terminal nodes,
+  ``booker`` and ``info``, speak to the user.
 
 Run it: ``adk run contributing/samples/booking_workflow``. Offline it runs on
 a scripted model; set ``GOOGLE_API_KEY`` to run it on Gemini.
@@ -53,23 +61,24 @@ classifier = LlmAgent(
     name='classifier',
     model=scripted_model.model_for('classifier', booking_scripts.classify),
     instruction=booking_scripts.CLASSIFIER_INSTRUCTION,
+    # The latest message from the user, and nothing else.
+    include_contents='none',
+    include_sources=['user'],
     output_key='intent',
 )
 
 booker = LlmAgent(
     name='booker',
     model=scripted_model.model_for('booker', booking_scripts.book),
-    instruction=(
-        booking_scripts.BOOKER_INSTRUCTION
-        + f'\n{booking_scripts.BOOKING_SO_FAR} {{booking?}}'
-    ),
-    output_key='booking',
+    instruction=booking_scripts.BOOKER_INSTRUCTION,
+    include_sources=['user', 'self'],
 )
 
 info = LlmAgent(
     name='info',
     model=scripted_model.model_for('info', booking_scripts.answer_question),
     instruction=booking_scripts.INFO_INSTRUCTION,
+    include_sources=['user', 'self'],
 )
 
 root_agent = Workflow(
