@@ -246,3 +246,23 @@ async def test_the_session_keeps_every_event_whatever_the_node_sees():
     ]
 
   assert await stored(include_sources=['user', 'self']) == await stored()
+
+
+@pytest.mark.asyncio
+async def test_node_after_a_nested_workflow_gets_the_workflows_output():
+  drafter = _agent('drafter')
+  inner = Workflow(name='inner', edges=[(START, drafter)])
+
+  async def requests(**editor_kwargs: Any) -> list[str]:
+    editor = _agent('editor', **editor_kwargs)
+    drafter.model.script[:] = ['DRAFTER-1', 'DRAFTER-2']
+    await _run(Workflow(name='outer', edges=[(START, inner, editor)]), *_TURNS)
+    return _texts(editor)
+
+  # The input is the nested workflow's output: it belongs to 'inner'.
+  assert (await requests(include_sources=['user']))[1] == (
+      'user: USER-1 table for two\nuser: USER-2 make it three'
+  )
+  assert (
+      await requests(include_sources=['inner'], include_contents='none')
+  ) == ['user: DRAFTER-1', 'user: DRAFTER-2']

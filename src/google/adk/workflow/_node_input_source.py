@@ -135,6 +135,19 @@ def _output_text(event: Event) -> str | None:
   return None
 
 
+def _sibling_output(event: Event, parent: str, level: str) -> str | None:
+  """Returns the child of ``parent``, other than ``level``, it is output of.
+
+  An event is the output of every path in its ``output_for``: a nested
+  workflow's output is its terminal node's event, listed under the
+  workflow's path as well as the node's.
+  """
+  for path in event.node_info.output_for or ():
+    if path != level and _parent_path(path) == parent:
+      return path
+  return None
+
+
 def _current_events(
     event: Event, session_events: Sequence[Event], invocation_id: str
 ) -> list[Event]:
@@ -159,16 +172,10 @@ def _find_source(
   while _parent_path(level):
     parent = _parent_path(level)
     for candidate in current:
-      path = candidate.node_info.path
-      if (
-          path
-          and path != level
-          and _parent_path(path) == parent
-          and path in (candidate.node_info.output_for or ())
-          and _output_text(candidate) == text
-      ):
+      producer = _sibling_output(candidate, parent, level)
+      if producer is not None and _output_text(candidate) == text:
         copied = candidate.id if candidate.node_info.message_as_output else None
-        return NodeInputSource(_node_name(path), copied)
+        return NodeInputSource(_node_name(producer), copied)
     level = parent
   for candidate in current:
     if (

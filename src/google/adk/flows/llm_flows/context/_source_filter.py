@@ -271,9 +271,12 @@ class SourceFilter:
       return True
     if not self.admits_source(recorded.source):
       return False
+    # The input repeats a message the agent sees anyway: show it once, as
+    # that message. A message of a source it does not see is no repeat.
     copied = recorded.copied_event_id
-    return copied is None or all(
-        visible.id != copied for visible in self._visible_events
+    return copied is None or not any(
+        visible.id == copied and visible.author in self._allowed
+        for visible in self._visible_events
     )
 
   def admit(self, event: Event) -> Event | None:
