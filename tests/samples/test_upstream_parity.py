@@ -89,6 +89,17 @@ def test_demo_upstream_configuration_matches_pristine(
   pristine = _record(upstream_python, sample, config)
   fork = _record(sys.executable, sample, config)
 
+  if (sample, config) == ('booking_workflow', "upstream 'default'"):
+    # The one difference is the upstream fix in patch 0020: the classifier,
+    # right after START with the history, gets the user's message once; in
+    # 2.13.0 its request ends with it twice, in every turn.
+    classifier = pristine['requests']['classifier']
+    assert all(
+        request[-1] == request[-2] for turn in classifier for request in turn
+    )
+    pristine['requests']['classifier'] = [
+        [request[:-1] for request in turn] for turn in classifier
+    ]
   assert fork == pristine
   # Three turns, each answered by the classifier and a responder.
   assert [

@@ -28,6 +28,7 @@ from google.adk.diagnostics import check_agent_tree
 from google.adk.diagnostics import CODES
 from google.adk.diagnostics import Diagnostic
 from google.adk.diagnostics import Severity
+from google.adk.workflow import JoinNode
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
 import pytest
@@ -84,11 +85,32 @@ class TestUnknownIncludeSource:
     assert _found(root, 'ADK-D104') == []
 
   def test_workflow_node_names_are_known(self):
-    classifier = _agent('classifier', output_key='intent')
-    booker = _agent('booker', include_sources=['user', 'classifier'])
-    flow = Workflow(name='flow', edges=[(START, classifier, booker)])
+    def prepare(node_input: str) -> str:
+      return node_input
+
+    inner = Workflow(name='inner', edges=[(START, _agent('classifier'))])
+    booker = _agent(
+        'booker',
+        include_sources=['user', 'classifier', 'prepare', 'inner', 'join'],
+    )
+    flow = Workflow(
+        name='flow',
+        edges=[(START, inner, prepare, JoinNode(name='join'), booker)],
+    )
 
     assert _found(flow, 'ADK-D104') == []
+
+  def test_a_typo_of_a_function_node_name_is_a_warning(self):
+    def prepare(node_input: str) -> str:
+      return node_input
+
+    booker = _agent('booker', include_sources=['user', 'prepar'])
+    flow = Workflow(name='flow', edges=[(START, prepare, booker)])
+
+    [found] = _found(flow, 'ADK-D104')
+
+    assert 'no agent or workflow node named' in found.message
+    assert found.hint.startswith("Did you mean 'prepare'?")
 
 
 class TestNoUserFacingAgent:

@@ -20,7 +20,9 @@ that records its requests shows that the finding matches the request.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import AsyncGenerator
+import re
 from typing import Any
 import warnings
 
@@ -29,6 +31,7 @@ from google.adk.agents.sequential_agent import SequentialAgent
 from google.adk.diagnostics import check_agent_tree
 from google.adk.diagnostics import Diagnostic
 from google.adk.diagnostics import Severity
+from google.adk.events.event import Event
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
@@ -37,6 +40,7 @@ from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.genai import types
 from pydantic import Field
+import pytest
 
 
 class _RecordingModel(BaseLlm):
@@ -72,7 +76,7 @@ def _found(root: Any, code: str) -> list[Diagnostic]:
 
 async def _request_of(root: Any, agent: LlmAgent) -> LlmRequest:
   """Runs the tree on one user message; returns ``agent``'s model request."""
-  runner = InMemoryRunner(agent=root, app_name='app')
+  runner = InMemoryRunner(node=root, app_name='app')
   session = await runner.session_service.create_session(
       app_name='app', user_id='user'
   )
@@ -89,6 +93,13 @@ def _history(request: LlmRequest) -> str:
   return ' '.join(
       part.text or '' for content in request.contents for part in content.parts
   )
+
+
+def _hinted_sources(found: Diagnostic) -> list[str]:
+  """The include_sources the hint says to set."""
+  match = re.search(r'set include_sources=(\[.*?\])', found.hint)
+  assert match, found.hint
+  return ast.literal_eval(match.group(1))
 
 
 class TestInternalReplyUnused:
@@ -197,3 +208,109 @@ class TestSameDataTwice:
     [found] = _found(root, 'ADK-D103')
 
     assert "include_sources=['user']" in found.hint
+
+
+def _router(
+    instruction: str = 'About {intent}.', **booker_kwargs: Any
+) -> tuple[Workflow, LlmAgent, str]:
+  """The README's workflow: the booker reads the classifier's {intent}."""
+  classifier = _agent('classifier', output_key='intent')
+  booker = _agent('booker', instruction, **booker_kwargs)
+  return (
+      Workflow(name='router', edges=[(START, classifier, booker)]),
+      booker,
+      'classifier',
+  )
+
+
+def _research(**writer_kwargs: Any) -> tuple[Workflow, LlmAgent, str]:
+  writer = _agent('writer', 'Write from {notes}.', **writer_kwargs)
+  researcher = _agent('researcher', output_key='notes')
+  flow = Workflow(
+      name='pipeline', edges=[(START, researcher, writer, _agent('editor'))]
+  )
+  return flow, writer, 'researcher'
+
+
+class TestWorkflowNodeInput:
+  """A workflow node receives its predecessor's output as its node input."""
+
+  @pytest.mark.parametrize(
+      'build, kwargs, channel',
+      [
+          (_router, {}, "as its node input from 'classifier'"),
+          (_research, {}, "as its node input from 'researcher'"),
+          (
+              _router,
+              {'include_sources': ['user', 'classifier']},
+              'as a message in its conversation history',
+          ),
+      ],
+  )
+  async def test_the_hint_drops_the_second_channel(
+      self, build, kwargs, channel
+  ):
+    root, reader, producer = build(**kwargs)
+    [found] = _found(root, 'ADK-D103')
+    fixed, fixed_reader, _ = build(include_sources=_hinted_sources(found))
+
+    before = await _request_of(root, reader)
+    after = await _request_of(fixed, fixed_reader)
+
+    assert found.agent == reader.name and channel in found.message
+    assert _found(fixed, 'ADK-D103') == []
+    assert f'reply of {producer}' in _history(before)
+    assert f'reply of {producer}' not in _history(after)
+    assert 'hello' in _history(after)
+    assert f'reply of {producer}' in after.config.system_instruction
+
+  async def test_removing_the_key_is_the_other_fix(self):
+    root, _, _ = _router()
+    fixed, booker, _ = _router(instruction='Help the user.')
+
+    [found] = _found(root, 'ADK-D103')
+    request = await _request_of(fixed, booker)
+
+    assert 'or remove {intent} from its instruction' in found.hint
+    assert _found(fixed, 'ADK-D103') == []
+    assert 'reply of classifier' not in request.config.system_instruction
+    assert 'reply of classifier' in _history(request)
+
+  async def test_a_route_function_in_between_passes_no_node_input(self):
+    def route(node_input: Any):
+      return Event(route='booking')
+
+    booker = _agent('booker', 'About {intent}.')
+    flow = Workflow(
+        name='router',
+        edges=[
+            (START, _agent('classifier', output_key='intent'), route),
+            (route, {'booking': booker}),
+        ],
+    )
+
+    request = await _request_of(flow, booker)
+
+    assert 'reply of classifier' not in _history(request)
+    assert _found(flow, 'ADK-D103') == []
+
+  async def test_a_successor_that_drops_the_input_leaves_the_reply_unused(
+      self,
+  ):
+    def pipeline(*sources: str) -> tuple[Workflow, LlmAgent]:
+      writer = _agent('writer', include_sources=['user', 'self', *sources])
+      edges = [(START, _agent('researcher'), writer)]
+      return Workflow(name='pipeline', edges=edges), writer
+
+    root, writer = pipeline()
+    [found] = _found(root, 'ADK-D102')
+    fixed, fixed_writer = pipeline('researcher')  # The hint, applied.
+
+    before = await _request_of(root, writer)
+    after = await _request_of(fixed, fixed_writer)
+
+    assert (found.severity, found.agent) == (Severity.WARNING, 'researcher')
+    assert "add 'researcher' to a later agent's include_sources" in found.hint
+    assert _found(fixed, 'ADK-D102') == []
+    assert 'reply of researcher' not in _history(before)
+    assert 'reply of researcher' in _history(after)

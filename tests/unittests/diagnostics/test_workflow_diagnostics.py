@@ -23,6 +23,7 @@ from google.adk.diagnostics import check_agent_tree
 from google.adk.diagnostics import Diagnostic
 from google.adk.diagnostics import Severity
 from google.adk.events.event import Event
+from google.adk.workflow import JoinNode
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
 
@@ -121,3 +122,46 @@ def test_a_key_produced_on_one_branch_only_is_info():
 
   assert (found.severity, found.agent) == (Severity.INFO, 'presenter')
   assert "'fast' stores it" in found.message
+
+
+def test_a_source_on_a_parallel_branch_is_reported():
+  join = JoinNode(name='join')
+  reader = _agent('reader', include_sources=['user', 'scout'])
+  parallel = Workflow(
+      name='flow',
+      edges=[(START, _agent('scout'), join), (START, reader, join)],
+  )
+  after_join = Workflow(
+      name='flow',
+      edges=[
+          (START, _agent('scout'), join),
+          (START, _agent('critic'), join),
+          (join, _agent('reader', include_sources=['user', 'scout'])),
+      ],
+  )
+
+  [found] = _found(parallel, 'ADK-D104')
+
+  assert (found.severity, found.agent) == (Severity.WARNING, 'reader')
+  assert "'scout' runs in parallel with it in workflow 'flow'" in found.message
+  assert found.hint.startswith('Join the branches first')
+  assert _found(after_join, 'ADK-D104') == []
+
+
+def test_a_source_on_another_route_is_not_parallel():
+  def route_on_intent(intent: str):
+    return Event(route=intent)
+
+  branches = {
+      'booking': _agent('booker', include_sources=['user', 'informer']),
+      'info': _agent('informer'),
+  }
+  root = Workflow(
+      name='flow',
+      edges=[
+          (START, _agent('classifier', output_key='intent'), route_on_intent),
+          (route_on_intent, branches),
+      ],
+  )
+
+  assert _found(root, 'ADK-D104') == []

@@ -21,19 +21,30 @@ unless its ``include_sources`` leaves the replying agent out. With
 starts at the latest message from an included source: the reply of the agent
 that spoke just before.
 
+In a ``Workflow`` there is a third way: the node input. Each node is given
+the output of the node that triggered it, and an ``LlmAgent`` node in
+``single_turn`` mode receives it as a user message. Such a node without
+``include_sources`` sees no other node's messages in its history (only its
+own node path's events), so a predecessor's reply reaches it as node input
+only. With ``include_sources`` it sees the sources it names, and its node
+input only when the input's source is one of them.
+
 * ADK-D102: an internal agent has no ``output_key``, so its reply reaches
-  later agents only through history, if at all.
+  later agents only through history or node input, if at all.
 * ADK-D103: an agent receives a peer's reply twice, through ``{key}`` and
-  through history.
+  through history or its node input.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 from typing import Iterator
 
 from ..agents import _visibility
+from ..utils._agent_mode import AgentMode
 from ..workflow._base_node import BaseNode
+from ..workflow._base_node import START
 from ._checks import quote_names
 from ._checks import walk
 from ._diagnostic import Diagnostic
@@ -51,8 +62,9 @@ CODES = (INTERNAL_REPLY_UNUSED, SAME_DATA_TWICE)
 def check(root: BaseNode) -> Iterator[Diagnostic]:
   """Reports internal replies that go unused and replies received twice."""
   topology = follow(root)
-  yield from _internal_reply_findings(root, topology)
-  yield from _duplicate_channel_findings(topology)
+  graphs = _workflow_graphs(root)
+  yield from _internal_reply_findings(root, topology, graphs)
+  yield from _duplicate_channel_findings(topology, graphs)
 
 
 def sees_reply_of(reader: Any, producer: str, start: Flow) -> bool:
@@ -64,8 +76,10 @@ def sees_reply_of(reader: Any, producer: str, start: Flow) -> bool:
     start: The flow when ``reader`` starts.
   """
   sources = getattr(reader, 'include_sources', None)
-  if producer not in start.ran or (
-      sources is not None and producer not in sources
+  if (
+      producer not in start.ran
+      or (sources is not None and producer not in sources)
+      or _sees_only_its_own_events(reader)
   ):
     return False
   if getattr(reader, 'include_contents', 'default') != 'none':
@@ -75,6 +89,158 @@ def sees_reply_of(reader: Any, producer: str, start: Flow) -> bool:
   # The current turn starts at the latest message from an included source:
   # when the agent that spoke last is excluded, an earlier one may start it.
   return sources is not None and any(s not in sources for s in start.latest)
+
+
+def _sees_only_its_own_events(reader: Any) -> bool:
+  """Whether no other agent's reply is ever in ``reader``'s history.
+
+  A ``single_turn`` workflow node without ``include_sources`` sees only the
+  events on its own node path and its ancestors' (the user's messages and its
+  own turns): the request builder drops other nodes' events. With
+  ``include_sources`` that filter is off, since the list says whose messages
+  the model sees. A ``task`` agent sees only its task (``isolation_scope``).
+  """
+  mode = getattr(reader, 'mode', None)
+  if mode == AgentMode.TASK:
+    return True
+  return (
+      mode == AgentMode.SINGLE_TURN
+      and getattr(reader, 'include_sources', None) is None
+  )
+
+
+@dataclasses.dataclass
+class _WorkflowGraphs:
+  """The edges of every ``Workflow`` in a tree, to follow node inputs."""
+
+  predecessors: dict[int, list[BaseNode]] = dataclasses.field(
+      default_factory=dict
+  )
+  """The nodes with an edge to each node."""
+  workflow_of: dict[int, BaseNode] = dataclasses.field(default_factory=dict)
+  """The workflow whose graph holds each node."""
+  terminals: dict[int, list[BaseNode]] = dataclasses.field(default_factory=dict)
+  """Each workflow's nodes without a successor: its output is theirs."""
+
+
+def _workflow_graphs(root: BaseNode) -> _WorkflowGraphs:
+  from ..workflow._workflow import Workflow
+
+  graphs = _WorkflowGraphs()
+  for workflow in walk(root):
+    graph = workflow.graph if isinstance(workflow, Workflow) else None
+    if graph is None:
+      continue
+    feeding = set()
+    for edge in graph.edges:
+      graphs.predecessors.setdefault(id(edge.to_node), []).append(
+          edge.from_node
+      )
+      feeding.add(id(edge.from_node))
+    for node in graph.nodes:
+      graphs.workflow_of[id(node)] = workflow
+    graphs.terminals[id(workflow)] = [
+        node
+        for node in graph.nodes
+        if id(node) not in feeding and node.name != START.name
+    ]
+  return graphs
+
+
+def _node_inputs(
+    graphs: _WorkflowGraphs, node: BaseNode, seen: frozenset[int] = frozenset()
+) -> list[tuple[str, BaseNode]]:
+  """Whose output may be ``node``'s node input, and whom it is attributed to.
+
+  A workflow gives a node the output of the predecessor that triggered it,
+  attributed to that predecessor. A ``JoinNode``'s output holds its
+  predecessors' outputs and a nested workflow's its terminal nodes', so
+  their producers are followed through them. A node after ``START`` gets
+  the input of the workflow that runs it, with the same source (in the root
+  workflow: the user's message, which no agent produces).
+
+  Returns:
+    (source, producer) pairs: the name the input is attributed to, and the
+    node whose output it carries.
+  """
+  if id(node) in seen:
+    return []
+  seen = seen | {id(node)}
+  inputs = []
+  for predecessor in graphs.predecessors.get(id(node), ()):
+    if predecessor.name == START.name:
+      # The workflow's own input, handed on unchanged.
+      inputs += _node_inputs(graphs, graphs.workflow_of[id(node)], seen)
+    else:
+      inputs += [
+          (predecessor.name, producer)
+          for producer in _output_producers(graphs, predecessor, seen)
+      ]
+  return inputs
+
+
+def _output_producers(
+    graphs: _WorkflowGraphs, node: BaseNode, seen: frozenset[int]
+) -> list[BaseNode]:
+  """The nodes whose outputs make up ``node``'s output."""
+  from ..workflow._join_node import JoinNode
+
+  if isinstance(node, JoinNode):
+    return [producer for _, producer in _node_inputs(graphs, node, seen)]
+  if id(node) in graphs.terminals:
+    return [
+        producer
+        for terminal in graphs.terminals[id(node)]
+        for producer in _output_producers(graphs, terminal, seen)
+    ]
+  return [node]
+
+
+def _mode(agent: Any) -> str:
+  from ..workflow._llm_agent_wrapper import _effective_llm_agent_mode
+
+  return _effective_llm_agent_mode(agent)
+
+
+def _keeps_node_input(reader: Any, source: str) -> bool:
+  """Whether ``reader``'s model receives a node input from ``source``.
+
+  A ``single_turn`` node receives it unless its ``include_sources`` leaves
+  the source out; a ``task`` node always does, the input being its task; a
+  ``chat`` node is given none.
+  """
+  from ..agents.llm_agent import LlmAgent
+
+  if not isinstance(reader, LlmAgent):
+    # A function node or a custom node takes its input as it is.
+    return True
+  mode = _mode(reader)
+  if mode == AgentMode.TASK:
+    return True
+  if mode != AgentMode.SINGLE_TURN:
+    return False
+  sources = reader.include_sources
+  return (
+      sources is None
+      or source in sources
+      or (source == reader.name and 'self' in sources)
+  )
+
+
+def _handed_on(root: BaseNode, graphs: _WorkflowGraphs) -> set[int]:
+  """Nodes whose output a workflow node receives as its node input."""
+  from ..workflow._join_node import JoinNode
+  from ..workflow._workflow import Workflow
+
+  handed_on: set[int] = set()
+  for node in walk(root):
+    if isinstance(node, (JoinNode, Workflow)):
+      # They pass their input on: it is counted where it ends up.
+      continue
+    for source, producer in _node_inputs(graphs, node):
+      if _keeps_node_input(node, source):
+        handed_on.add(id(producer))
+  return handed_on
 
 
 def _llm_agents(topology: Topology) -> list[tuple[Any, Flow]]:
@@ -88,11 +254,12 @@ def _llm_agents(topology: Topology) -> list[tuple[Any, Flow]]:
 
 
 def _internal_reply_findings(
-    root: BaseNode, topology: Topology
+    root: BaseNode, topology: Topology, graphs: _WorkflowGraphs
 ) -> Iterator[Diagnostic]:
   index = _visibility.visibility_index(root)
   agents = _llm_agents(topology)
-  handed_on = _feeds_next_node(root)
+  handed_on = _handed_on(root, graphs)
+  feeding = {id(p) for preds in graphs.predecessors.values() for p in preds}
   for agent, _ in agents:
     if (
         agent.output_key
@@ -122,57 +289,94 @@ def _internal_reply_findings(
           " state, or visibility='user' if the user should see it.",
       )
       continue
+    # A workflow node's successor may drop it as node input.
+    node_input = ' or as its node input' if id(agent) in feeding else ''
     yield Diagnostic(
         Severity.WARNING,
         INTERNAL_REPLY_UNUSED,
         agent.name,
         f'Agent {agent.name!r} is internal and has no output_key, and no'
         ' agent that runs after it receives its reply in its history'
-        ' (include_sources, include_contents): the reply lives only in the'
-        f' session. {filter_mode}, and no later agent gets it.',
+        f'{node_input} (include_sources, include_contents): the reply lives'
+        f' only in the session. {filter_mode}, and no later agent gets it.',
         f'Set output_key on {agent.name!r} and read it with {{key}} where it'
         f" is needed, add {agent.name!r} to a later agent's include_sources,"
         " or set visibility='user' if the user should see it.",
     )
 
 
-def _feeds_next_node(root: BaseNode) -> set[int]:
-  """Workflow nodes with a successor: their reply is that node's input."""
-  from ..workflow._workflow import Workflow
-
-  feeding: set[int] = set()
-  for node in walk(root):
-    graph = node.graph if isinstance(node, Workflow) else None
-    for edge in graph.edges if graph is not None else ():
-      feeding.add(id(edge.from_node))
-  return feeding
-
-
-def _duplicate_channel_findings(topology: Topology) -> Iterator[Diagnostic]:
+def _duplicate_channel_findings(
+    topology: Topology, graphs: _WorkflowGraphs
+) -> Iterator[Diagnostic]:
   for reader, start in _llm_agents(topology):
     if not isinstance(reader.instruction, str):
       continue
+    inputs = _node_inputs(graphs, reader)
     for template_key in template_keys(reader.instruction):
       key = template_key.key
       for producer in start.producers_of(key):
-        if producer == reader.name or not sees_reply_of(
-            reader, producer, start
-        ):
+        if producer == reader.name:
           continue
-        sources = getattr(reader, 'include_sources', None)
-        if sources is None:
-          fix = "include_sources=['user', 'self']"
-        else:
-          kept = [s for s in sources if s != producer] or ['user']
-          fix = f'include_sources={kept!r}'
-        yield Diagnostic(
-            Severity.INFO,
-            SAME_DATA_TWICE,
-            reader.name,
-            f'Agent {reader.name!r} receives the reply of {producer!r}'
-            f' twice: through {{{key}}} in its instruction (state) and as a'
-            ' message in its conversation history.',
-            f'Keep one channel: set {fix} on {reader.name!r} to drop the'
-            f' messages of {producer!r} from its history, or remove'
-            f' {{{key}}} from its instruction.',
-        )
+        carriers = [
+            source
+            for source, node in inputs
+            if node.name == producer and _keeps_node_input(reader, source)
+        ]
+        in_history = sees_reply_of(reader, producer, start)
+        if in_history or carriers:
+          yield _same_data_twice(reader, key, producer, carriers, in_history)
+
+
+def _same_data_twice(
+    reader: Any,
+    key: str,
+    producer: str,
+    carriers: list[str],
+    in_history: bool,
+) -> Diagnostic:
+  """ADK-D103, with the fix that removes the second channel.
+
+  Args:
+    reader: The agent that reads ``{key}``.
+    key: The state key.
+    producer: The agent that stores ``key``.
+    carriers: The sources of the node inputs that carry the reply of
+      ``producer`` and that the model of ``reader`` receives.
+    in_history: Whether the reply is also a message in its history; the
+      request builder then drops the node input's copy.
+  """
+  if in_history:
+    channel = 'as a message in its conversation history'
+    dropped = f'the messages of {producer!r} from its history'
+  else:
+    channel = (
+        f'as its node input from {carriers[0]!r}, which its model receives'
+        ' as a user message'
+    )
+    dropped = f'its node input from {carriers[0]!r}'
+  sources = reader.include_sources
+  if sources is None:
+    fix = "include_sources=['user', 'self']"
+  else:
+    dropping = {producer, *carriers}
+    kept = [s for s in sources if s not in dropping] or ['user']
+    fix = f'include_sources={kept!r}'
+  if not in_history and _mode(reader) == AgentMode.TASK:
+    hint = (
+        f'Remove {{{key}}} from the instruction of {reader.name!r}: a task'
+        ' node always receives its node input, which is the definition of'
+        ' its task.'
+    )
+  else:
+    hint = (
+        f'Keep one channel: set {fix} on {reader.name!r} to drop {dropped},'
+        f' or remove {{{key}}} from its instruction.'
+    )
+  return Diagnostic(
+      Severity.INFO,
+      SAME_DATA_TWICE,
+      reader.name,
+      f'Agent {reader.name!r} receives the reply of {producer!r} twice:'
+      f' through {{{key}}} in its instruction (state) and {channel}.',
+      hint,
+  )

@@ -17,7 +17,13 @@
 An agent is built before the tree it ends up in, so ``include_sources`` can
 only be checked against the agents' names once the tree is complete. A name
 that is neither reserved nor a node's name never matches an event's author,
-so the agent silently sees less than its author intended.
+so the agent silently sees less than its author intended. In a ``Workflow``
+every node is a possible source (a function node, a join, a nested workflow,
+whose output may be a node's input); nodes a function creates at run time and
+runs with ``ctx.run_node`` are in no graph, so their names cannot be known.
+
+A name can also match a node the agent never hears from, on a parallel
+branch of the same workflow; the workflow checks report that under this code.
 """
 
 from __future__ import annotations
@@ -37,9 +43,18 @@ CODES = (UNKNOWN_INCLUDE_SOURCE,)
 
 def check(root: BaseNode) -> Iterator[Diagnostic]:
   """Reports each (agent, entry) whose entry matches no known name."""
+  from ..workflow._workflow import Workflow
+
   nodes = list(walk(root))
   node_names = {node.name for node in nodes}
   known_names = sorted(node_names | RESERVED_SOURCE_NAMES)
+  # In a workflow a source may be any node: a function node, a join, a
+  # nested workflow.
+  kind = (
+      'agent or workflow node'
+      if any(isinstance(node, Workflow) for node in nodes)
+      else 'agent'
+  )
   for node in nodes:
     sources = getattr(node, 'include_sources', None) or ()
     for name in dict.fromkeys(sources):
@@ -50,7 +65,7 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
           UNKNOWN_INCLUDE_SOURCE,
           node.name,
           f'Agent {node.name!r} lists {name!r} in include_sources, but no'
-          f' agent named {name!r} runs in the tree rooted at {root.name!r},'
+          f' {kind} named {name!r} runs in the tree rooted at {root.name!r},'
           f' so its model never sees messages from {name!r}.',
           f'{_did_you_mean(name, known_names)}Fix the name or remove the'
           ' entry.',

@@ -33,7 +33,6 @@ from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.adk.plugins.base_plugin import BasePlugin
 from google.adk.runners import InMemoryRunner
-from google.adk.workflow import FunctionNode
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.genai import types
@@ -357,71 +356,6 @@ async def test_workflow_node_sees_the_user_and_itself_not_its_node_input():
       'Handle intent CLASSIFIER-booking.'
       in booker_model.requests[1].config.system_instruction
   )
-
-
-@pytest.mark.asyncio
-async def test_workflow_node_input_from_a_listed_node_is_seen_once():
-  flow, booker_model = _workflow(
-      include_sources=['user', 'self', 'classifier'],
-      script=['BOOKER-done-1', 'BOOKER-done-2'],
-  )
-
-  await _run(flow, 'USER-1 table', 'USER-2 for three')
-
-  request = _text(booker_model.requests[1])
-  # Each turn's label once, as the classifier's message, not as the user's.
-  assert request.count('CLASSIFIER-booking') == 2
-  assert 'user: CLASSIFIER-booking' not in request
-  assert request.startswith('user: USER-1 table\nuser: For context:')
-
-
-@pytest.mark.asyncio
-async def test_workflow_input_from_start_is_the_user_message_once():
-  model = _ScriptedModel(script=['CONCIERGE-done-1', 'CONCIERGE-done-2'])
-  concierge = LlmAgent(
-      name='concierge', model=model, include_sources=['user', 'self']
-  )
-
-  await _run(
-      Workflow(name='flow', edges=[(START, concierge)]),
-      'USER-1 table',
-      'USER-2 for three',
-  )
-
-  assert _text(model.requests[1]) == '\n'.join([
-      'user: USER-1 table',
-      'model: CONCIERGE-done-1',
-      'user: USER-2 for three',
-  ])
-
-
-@pytest.mark.asyncio
-async def test_dynamic_node_input_belongs_to_the_node_that_ran_it():
-  helper_model = _ScriptedModel(script=['HELPER-done-1', 'HELPER-done-2'])
-  helper = LlmAgent(
-      name='helper',
-      model=helper_model,
-      include_sources=['user', 'self', 'orchestrate'],
-  )
-
-  async def orchestrate(ctx: Any, node_input: Any) -> Any:
-    del node_input  # The helper gets a task of its own.
-    return await ctx.run_node(helper, node_input='TASK summarise')
-
-  flow = Workflow(
-      name='flow',
-      edges=[(START, FunctionNode(func=orchestrate, rerun_on_resume=True))],
-  )
-
-  await _run(flow, 'USER-1 table')
-  assert _text(helper_model.requests[0]) == '\n'.join([
-      'user: USER-1 table',
-      'user: TASK summarise',
-  ])
-
-  helper.include_sources = ['user', 'self']
-  await _run(flow, 'USER-1 table')
-  assert _text(helper_model.requests[1]) == 'user: USER-1 table'
 
 
 @pytest.mark.asyncio

@@ -266,8 +266,8 @@ class SourceFilter:
   def _keeps_node_input(self, event: Event) -> bool:
     recorded = node_input_source(event)
     if recorded is None:
-      # Recorded for every node whose agent sets include_sources; one made
-      # elsewhere is kept, as it was before sources were attributed.
+      # The workflow records the source of every node input; an input event
+      # built some other way is kept, as the node's task.
       return True
     if not self.admits_source(recorded.source):
       return False

@@ -1,0 +1,167 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Tests that a workflow node's input records the node that produced it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from typing import Any
+
+from google.adk.agents.callback_context import CallbackContext
+from google.adk.agents.llm_agent import LlmAgent
+from google.adk.events.event import Event
+from google.adk.models.base_llm import BaseLlm
+from google.adk.models.llm_request import LlmRequest
+from google.adk.models.llm_response import LlmResponse
+from google.adk.runners import InMemoryRunner
+from google.adk.workflow import FunctionNode
+from google.adk.workflow import JoinNode
+from google.adk.workflow import START
+from google.adk.workflow import Workflow
+from google.adk.workflow._node_input_source import node_input_source
+from google.genai import types
+import pytest
+
+
+class _EchoLlm(BaseLlm):
+  """Replies with its label."""
+
+  model: str = 'echo'
+  label: str = 'REPLY'
+
+  async def generate_content_async(
+      self, llm_request: LlmRequest, stream: bool = False
+  ) -> AsyncGenerator[LlmResponse, None]:
+    yield LlmResponse(
+        content=types.Content(role='model', parts=[types.Part(text=self.label)])
+    )
+
+
+class _Sources:
+  """Records, before each model call, the source of the node's input."""
+
+  def __init__(self):
+    self.seen: list[tuple[str, str | None]] = []
+    self.events: list[Event] = []
+
+  def __call__(self, callback_context: CallbackContext, llm_request: Any):
+    del llm_request
+    events = callback_context.session.events
+    self.events = list(events)
+    recorded = node_input_source(events[-1])
+    assert recorded is not None
+    self.seen.append((recorded.source, recorded.copied_event_id))
+
+
+def _agent(name: str, sources: _Sources | None = None) -> LlmAgent:
+  return LlmAgent(
+      name=name,
+      model=_EchoLlm(label=name.upper()),
+      before_model_callback=sources,
+  )
+
+
+async def _run(workflow: Workflow) -> None:
+  runner = InMemoryRunner(node=workflow, app_name='test_app')
+  session = await runner.session_service.create_session(
+      app_name='test_app', user_id='user'
+  )
+  async for _ in runner.run_async(
+      user_id='user',
+      session_id=session.id,
+      new_message=types.Content(role='user', parts=[types.Part(text='hi')]),
+  ):
+    pass
+
+
+def _id_of(events: list[Event], author: str) -> str:
+  return next(event.id for event in events if event.author == author)
+
+
+@pytest.mark.asyncio
+async def test_input_from_start_and_from_a_predecessor():
+  first, second = _Sources(), _Sources()
+
+  await _run(
+      Workflow(
+          name='flow',
+          edges=[
+              (START, _agent('classifier', first), _agent('booker', second))
+          ],
+      )
+  )
+
+  assert first.seen == [('user', _id_of(first.events, 'user'))]
+  assert second.seen == [('classifier', _id_of(second.events, 'classifier'))]
+
+
+@pytest.mark.asyncio
+async def test_input_from_a_function_and_a_join():
+  after_function, after_join = _Sources(), _Sources()
+
+  def summarise(node_input: str) -> str:
+    return f'SUMMARY of {node_input}'
+
+  await _run(
+      Workflow(
+          name='flow',
+          edges=[
+              (START, _agent('scout'), summarise, _agent('a', after_function))
+          ],
+      )
+  )
+  join = JoinNode(name='join')
+  await _run(
+      Workflow(
+          name='flow',
+          edges=[
+              (START, _agent('scout'), join),
+              (START, _agent('critic'), join),
+              (join, _agent('writer', after_join)),
+          ],
+      )
+  )
+
+  # A function's return value and a join's dict are no message to point at.
+  assert after_function.seen == [('summarise', None)]
+  assert after_join.seen == [('join', None)]
+
+
+@pytest.mark.asyncio
+async def test_input_of_a_dynamic_child_and_after_a_nested_workflow():
+  child, after_inner = _Sources(), _Sources()
+  helper = _agent('helper', child)
+
+  async def orchestrate(ctx: Any, node_input: Any) -> Any:
+    del node_input
+    return await ctx.run_node(helper, node_input='TASK')
+
+  await _run(
+      Workflow(
+          name='flow',
+          edges=[(START, FunctionNode(func=orchestrate, rerun_on_resume=True))],
+      )
+  )
+  inner = Workflow(name='inner', edges=[(START, _agent('drafter'))])
+  await _run(
+      Workflow(
+          name='flow', edges=[(START, inner, _agent('editor', after_inner))]
+      )
+  )
+
+  # The helper's input was computed by the function that ran it.
+  assert child.seen == [('orchestrate', None)]
+  # A nested workflow's output is its terminal node's message.
+  assert after_inner.seen == [('inner', _id_of(after_inner.events, 'drafter'))]
