@@ -226,13 +226,7 @@ async def test_the_session_keeps_every_event_whatever_the_node_sees():
     session = await runner.session_service.create_session(
         app_name='test_app', user_id='user'
     )
-    for turn in _TURNS:
-      async for _ in runner.run_async(
-          user_id='user',
-          session_id=session.id,
-          new_message=types.Content(role='user', parts=[types.Part(text=turn)]),
-      ):
-        pass
+    await include_sources._run_in(runner, session.id, *_TURNS)
     session = await runner.session_service.get_session(
         app_name='test_app', user_id='user', session_id=session.id
     )
