@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 from typing import AsyncGenerator
 from typing import Optional
+from unittest import mock
 
 from google.adk.agents.base_agent import BaseAgent
 from google.adk.agents.invocation_context import InvocationContext
@@ -485,3 +486,37 @@ def test_invalid_agent_visibility_lists_allowed_values():
   assert LlmAgent(name='greeter', visibility='internal').visibility == (
       'internal'
   )
+
+
+@pytest.mark.asyncio
+async def test_a_duck_typed_agent_runs_as_without_visibility():
+  # A test double has none of a pydantic agent's fields; the Runner must not
+  # fail on it, nor mark its events.
+  agent = mock.Mock(spec=BaseAgent)
+  agent.name = 'double'
+
+  async def run_async(ctx: InvocationContext) -> AsyncGenerator[Event, None]:
+    yield Event(
+        author='double',
+        invocation_id=ctx.invocation_id,
+        content=types.Content(role='model', parts=[types.Part(text='hi')]),
+    )
+
+  agent.run_async = run_async
+  runner = InMemoryRunner(agent=agent, app_name='test_app')
+  session = await runner.session_service.create_session(
+      app_name='test_app', user_id='user'
+  )
+
+  events = [
+      event
+      async for event in runner.run_async(
+          user_id='user',
+          session_id=session.id,
+          new_message=types.Content(role='user', parts=[types.Part(text='x')]),
+      )
+  ]
+
+  assert [(e.author, e.visibility, e.is_user_facing) for e in events] == [
+      ('double', None, True)
+  ]

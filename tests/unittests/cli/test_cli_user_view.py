@@ -23,6 +23,7 @@ import sys
 import tempfile
 
 from click.testing import CliRunner
+from google.adk.cli import cli
 from google.adk.cli.cli_tools_click import main
 import pytest
 
@@ -261,3 +262,43 @@ def test_bad_internal_value_names_the_allowed_values(tmp_path):
 
   assert result.exit_code == 2
   assert "'progress', 'hidden', 'full'" in result.output
+
+
+@pytest.mark.asyncio
+async def test_run_cli_leaves_the_keyword_out_when_not_set(
+    tmp_path, monkeypatch
+):
+  # Code that stands in for run_input_file with its older signature keeps
+  # working: run_cli passes `internal` only when it is not the default.
+  calls = []
+
+  async def older_run_input_file(
+      app_name,
+      user_id,
+      agent_or_app,
+      artifact_service,
+      session_service,
+      credential_service,
+      input_path,
+      memory_service=None,
+  ):
+    calls.append(input_path)
+    return await session_service.create_session(
+        app_name=app_name, user_id=user_id
+    )
+
+  monkeypatch.setattr(cli, 'run_input_file', older_run_input_file)
+  queries = tmp_path / 'queries.json'
+  queries.write_text(json.dumps({'state': {}, 'queries': []}))
+  folder = pathlib.Path(_folder(tmp_path))
+
+  await cli.run_cli(
+      agent_parent_dir=str(folder.parent),
+      agent_folder_name=folder.name,
+      input_file=str(queries),
+      saved_session_file=None,
+      save_session=False,
+      in_memory=True,
+  )
+
+  assert calls == [str(queries)]

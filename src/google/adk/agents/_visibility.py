@@ -243,10 +243,16 @@ def bind_to_invocation(
     invocation_context: A new invocation context created by the Runner.
     root: The root agent or node the Runner runs.
   """
-  if root is not None:
-    invocation_context._private_metadata[_INDEX_METADATA_KEY] = (
-        visibility_index(root)
-    )
+  if root is None:
+    return
+  try:
+    index = visibility_index(root)
+  except Exception:  # pylint: disable=broad-except
+    # A tree the index cannot read runs as it would without it: no event is
+    # marked internal.
+    logger.debug('No visibility index for %r.', root, exc_info=True)
+    return
+  invocation_context._private_metadata[_INDEX_METADATA_KEY] = index
 
 
 def index_for_invocation(
@@ -279,8 +285,20 @@ def _explicit_visibility(node: Any) -> Visibility | None:
   from .base_agent import BaseAgent
 
   if isinstance(node, BaseAgent):
-    return node.visibility
+    value = getattr(node, 'visibility', None)
+    return value if value in (USER, INTERNAL) else None
   return None
+
+
+def _sub_agents(node: Any) -> list[Any]:
+  """Returns ``node.sub_agents``, or none for an agent without the field.
+
+  Duck-typed agents and test doubles such as ``Mock(spec=BaseAgent)`` run
+  under a Runner without the fields of a pydantic agent; they are read as
+  having no sub-agents, and run exactly as they would without visibility.
+  """
+  sub_agents = getattr(node, 'sub_agents', None)
+  return list(sub_agents) if isinstance(sub_agents, (list, tuple)) else []
 
 
 def _assign(
@@ -333,19 +351,20 @@ def _children(
   from .sequential_agent import SequentialAgent
 
   if isinstance(node, SequentialAgent):
-    last = len(node.sub_agents) - 1
-    for i, sub_agent in enumerate(node.sub_agents):
+    sub_agents = _sub_agents(node)
+    last = len(sub_agents) - 1
+    for i, sub_agent in enumerate(sub_agents):
       inferred = effective if i == last else INTERNAL
       yield sub_agent, sub_agent.name, inferred, False
   elif isinstance(node, LoopAgent):
-    for sub_agent in node.sub_agents:
+    for sub_agent in _sub_agents(node):
       yield sub_agent, sub_agent.name, INTERNAL, False
   elif isinstance(node, LlmAgent):
     yield from _llm_agent_children(node, effective)
   elif isinstance(node, BaseAgent):
     # ParallelAgent branches all reach the user; agents this module has no
     # rule for are not assumed to hide anything.
-    for sub_agent in node.sub_agents:
+    for sub_agent in _sub_agents(node):
       yield sub_agent, sub_agent.name, effective, False
   elif isinstance(node, Workflow):
     yield from _workflow_children(node, effective)
@@ -364,13 +383,13 @@ def _llm_agent_children(
   from .base_agent import BaseAgent
 
   sub_agent_ids = set()
-  for sub_agent in agent.sub_agents:
+  for sub_agent in _sub_agents(agent):
     sub_agent_ids.add(id(sub_agent))
     if getattr(sub_agent, 'mode', None) == AgentMode.SINGLE_TURN:
       yield sub_agent, sub_agent.name, INTERNAL, True
     else:
       yield sub_agent, sub_agent.name, effective, False
-  for tool in agent.tools:
+  for tool in getattr(agent, 'tools', None) or ():
     # Sub-agents in single-turn or task mode also appear here as tools; they
     # were placed above.
     if isinstance(tool, AgentTool):

@@ -39,6 +39,7 @@ from typing import Final
 from typing import Iterator
 from typing import Optional
 from typing import Sequence
+from typing import TypedDict
 
 import click
 
@@ -54,6 +55,23 @@ INTERNAL_CHOICES: Final[tuple[str, ...]] = (PROGRESS, HIDDEN, FULL)
 
 # Actions that record what an agent produced; the others only steer the run.
 _STATE_ACTIONS: Final = ('state_delta', 'artifact_delta')
+
+
+class ViewOption(TypedDict, total=False):
+  """The keyword ``view_option`` passes on."""
+
+  internal: str
+
+
+def view_option(internal: str) -> ViewOption:
+  """Returns the ``internal`` keyword to pass on, or none for ``'full'``.
+
+  ``run_input_file`` and ``run_interactively`` show every agent's text when
+  not told otherwise, as they did before the option; passing the keyword only
+  when it changes something lets code that stands in for them with the older
+  signature (a test double, a wrapper) keep working.
+  """
+  return ViewOption() if internal == FULL else ViewOption(internal=internal)
 
 
 class ConsoleView:

@@ -41,6 +41,7 @@ so stored events alone say what a client may see of them.
 from __future__ import annotations
 
 from collections.abc import Mapping
+import logging
 from typing import Any
 from typing import Final
 from typing import Literal
@@ -53,6 +54,8 @@ if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
   from ..events.event import Event
   from ..workflow._base_node import BaseNode
+
+logger = logging.getLogger('google_adk.' + __name__)
 
 ToolVisibility = Literal['hidden', 'minimal', 'full']
 """How much of a tool's traffic reaches the user in filter mode."""
@@ -174,7 +177,12 @@ def bind_to_invocation(
   if root is None:
     return
   table: dict[tuple[str, str], ToolVisibility] = {}
-  _collect(root, table, visited=set())
+  try:
+    _collect(root, table, visited=set())
+  except Exception:  # pylint: disable=broad-except
+    # A tree this cannot read runs as it would without tool levels.
+    logger.debug('No tool visibility for %r.', root, exc_info=True)
+    return
   invocation_context._private_metadata[_TABLE_METADATA_KEY] = table
 
 
@@ -254,12 +262,12 @@ def _collect(
     return
   visited.add(id(node))
   if isinstance(node, LlmAgent):
-    for tool in node.tools:
+    for tool in getattr(node, 'tools', None) or ():
       if isinstance(tool, BaseTool):
         level = tool.user_visibility or _default_level(tool)
         if level is not None:
           table[(node.name, tool.name)] = level
-    for name, level in node.tool_visibility.items():
+    for name, level in (getattr(node, 'tool_visibility', None) or {}).items():
       table[(node.name, name)] = level
   for child, *_ in _children(node, 'user'):
     _collect(child, table, visited)
