@@ -2,8 +2,11 @@
 
 The PR tests check one code at a time; these check the whole list of findings
 for each tree, so a check that starts firing where it should not is caught.
-For workflow node inputs, each hint is applied and both trees are run, to
-show that the fix changes the model request; `adk check` reports them too.
+Each code's hint is applied too, in every form the checks write it: the
+finding goes away, and both trees are run through a Runner to show that the
+run changes as the hint says (the model request, a KeyError or a
+WorkflowDataError gone, a reply the user hears); `adk check` reports the
+workflow node inputs too.
 """
 
 from __future__ import annotations
@@ -21,11 +24,15 @@ from google.adk.agents.parallel_agent import ParallelAgent
 from google.adk.agents.sequential_agent import SequentialAgent
 from google.adk.cli.cli_tools_click import main
 from google.adk.diagnostics import check_agent_tree
+from google.adk.diagnostics import Diagnostic
 from google.adk.events.event import Event
+from google.adk.runners import InMemoryRunner
 from google.adk.tools.agent_tool import AgentTool
 from google.adk.workflow import JoinNode
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
+from google.adk.workflow._errors import WorkflowDataError
+from google.genai import types
 import pytest
 
 history = _pr_tests._load('diagnostics/test_history_diagnostics.py')
@@ -505,3 +512,718 @@ def test_adk_check_reports_the_node_input_twice(
   assert result.exit_code == 0, result.output
   assert result.stdout.splitlines()[-1] == expected
   assert ('info     ADK-D103  booker' in result.stdout) == (not booker_kwargs)
+
+
+# Each code's hint, applied: the finding goes away and the run changes as the
+# hint says. The trees run on history's recording model, so each agent's
+# requests can be read after the run.
+
+
+async def _run(root: Any, state: dict[str, Any] | None = None) -> list[Event]:
+  """Runs the tree on one user message, with ``state`` seeded."""
+  runner = InMemoryRunner(node=root, app_name='app')
+  session = await runner.session_service.create_session(
+      app_name='app', user_id='user', state=state
+  )
+  message = types.Content(role='user', parts=[types.Part(text='hello')])
+  return [
+      event
+      async for event in runner.run_async(
+          user_id='user', session_id=session.id, new_message=message
+      )
+  ]
+
+
+def _only(root: Any, code: str) -> Diagnostic:
+  [found] = [d for d in check_agent_tree(root) if d.code == code]
+  return found
+
+
+def _coded(root: Any, code: str) -> list[Diagnostic]:
+  return [d for d in check_agent_tree(root) if d.code == code]
+
+
+def _says(
+    name: str, reply: str, instruction: str = 'Help.', **kwargs: Any
+) -> LlmAgent:
+  """An agent whose model always replies ``reply``."""
+  model = history._RecordingModel(reply=reply)
+  return history._agent(name, instruction, model=model, **kwargs)
+
+
+def _loop(*sub_agents: Any, iterations: int = 1) -> LoopAgent:
+  return _c(LoopAgent, 'loop', *sub_agents, max_iterations=iterations)
+
+
+def _user_facing_replies(events: list[Event]) -> list[str]:
+  return [
+      event.content.parts[0].text
+      for event in events
+      if event.is_final_response()
+      and event.is_user_facing
+      and event.content
+      and event.content.parts
+      and event.content.parts[0].text
+  ]
+
+
+def _d101_typo(fixed: str | None) -> tuple[Any, LlmAgent]:
+  classifier = history._agent(
+      'classifier',
+      output_key='intnet' if fixed == 'output_key' else 'intent',
+  )
+  instruction = {
+      None: 'About {intnet}.',
+      'output_key': 'About {intnet}.',
+      'did you mean': 'About {intent}.',
+      'optional': 'About {intnet?}.',
+  }[fixed]
+  booker = history._agent('booker', instruction)
+  return history._sequence(classifier, booker), booker
+
+
+def _d101_producer_after(fixed: str | None) -> tuple[Any, LlmAgent]:
+  classifier = history._agent('classifier', output_key='intent')
+  booker = history._agent('booker', 'About {intent}.')
+  if fixed:  # 'classifier' moved before 'booker'.
+    return history._sequence(classifier, booker), booker
+  return history._sequence(booker, classifier), booker
+
+
+def _d101_workflow_producer_after(fixed: str | None) -> tuple[Any, LlmAgent]:
+  classifier = history._agent('classifier', output_key='intent')
+  booker = history._agent('booker', 'About {intent}.')
+  if fixed:  # An edge from 'classifier' to 'booker' instead.
+    return _flow((START, classifier, booker)), booker
+  return _flow((START, booker, classifier)), booker
+
+
+def _d101_code_after(fixed: str | None) -> tuple[Any, LlmAgent]:
+  classifier = history._agent(
+      'classifier', output_key='intent' if fixed else None
+  )
+  booker = history._agent('booker', 'About {intent}.')
+  return history._sequence(classifier, booker, _Custom(name='custom')), booker
+
+
+def _d101_loop_sibling(fixed: str | None) -> tuple[Any, LlmAgent]:
+  drafter = history._agent('drafter', 'Revise {feedback}.')
+  critic = history._agent('critic', 'Judge.', output_key='feedback')
+  if fixed:  # 'critic' runs before 'drafter' in every iteration.
+    return _loop(critic, drafter), drafter
+  return _loop(drafter, critic), drafter
+
+
+def _d101_callback(fixed: str | None) -> tuple[Any, LlmAgent]:
+  def may_set_intent(callback_context):
+    del callback_context  # It does not set 'intent' on this run.
+
+  setter = history._agent('setter', before_agent_callback=may_set_intent)
+  instruction = 'About {intent?}.' if fixed else 'About {intent}.'
+  booker = history._agent('booker', instruction)
+  return history._sequence(setter, booker), booker
+
+
+def _d101_persisted(fixed: str | None) -> tuple[Any, LlmAgent]:
+  instruction = 'Greet {user:name?}.' if fixed else 'Greet {user:name}.'
+  greeter = history._agent('greeter', instruction)
+  return history._sequence(greeter), greeter
+
+
+# name: (build, the fix build applies, what the hint says, the state the fixed
+# tree's run is seeded with, what the reader's instruction then holds)
+_D101_HINTS = {
+    'a typo: the key it suggests': (
+        _d101_typo,
+        'did you mean',
+        'Did you mean {intent}?',
+        None,
+        'About reply of classifier.',
+    ),
+    'a typo: output_key on the producer': (
+        _d101_typo,
+        'output_key',
+        "Set output_key='intnet' on the agent that produces it",
+        None,
+        'About reply of classifier.',
+    ),
+    'a typo: the key made optional': (
+        _d101_typo,
+        'optional',
+        'or write {intnet?} if it may be missing',
+        None,
+        'About .',
+    ),
+    'a typo: the key seeded and made optional': (
+        _d101_typo,
+        'optional',
+        (
+            'write {intnet?} if it may be missing or the application seeds it'
+            " (create_session(state={'intnet': ...}))"
+        ),
+        {'intnet': 'booking'},
+        'About booking.',
+    ),
+    'a producer after the reader': (
+        _d101_producer_after,
+        'moved',
+        "Move 'classifier' before 'booker'",
+        None,
+        'About reply of classifier.',
+    ),
+    'a producer after the reader in a workflow': (
+        _d101_workflow_producer_after,
+        'moved',
+        "Move 'classifier' before 'booker'",
+        None,
+        'About reply of classifier.',
+    ),
+    'code after the reader may write it': (
+        _d101_code_after,
+        'output_key',
+        "Set output_key='intent' on the agent that produces it",
+        None,
+        'About reply of classifier.',
+    ),
+    'a later loop sibling': (
+        _d101_loop_sibling,
+        'moved',
+        "Run 'critic' before 'drafter' on every path",
+        None,
+        'Revise reply of critic.',
+    ),
+    'a callback may write it': (
+        _d101_callback,
+        'optional',
+        (
+            "If code in 'setter' sets 'intent', or it may be missing, write"
+            ' {intent?}'
+        ),
+        None,
+        'About .',
+    ),
+    'a key kept across sessions': (
+        _d101_persisted,
+        'optional',
+        (
+            'Write {user:name?} if it may be missing or is set before the run'
+            ' (in an earlier session, or with'
+            " create_session(state={'user:name': ...}))"
+        ),
+        {'user:name': 'Ada'},
+        'Greet Ada.',
+    ),
+}
+
+
+@pytest.mark.parametrize('name', sorted(_D101_HINTS))
+async def test_the_d101_hint_applied_gets_rid_of_the_key_error(name):
+  build, fix, hinted, seeded, rendered = _D101_HINTS[name]
+  root, reader = build(None)
+  found = _only(root, 'ADK-D101')
+  fixed, fixed_reader = build(fix)  # The hint, applied.
+
+  with pytest.raises(KeyError, match='Context variable not found'):
+    await _run(root)
+  await _run(fixed, seeded)
+
+  assert found.agent == reader.name and hinted in found.hint
+  assert _coded(fixed, 'ADK-D101') == []
+  assert reader.model.requests == []
+  [request] = fixed_reader.model.requests
+  assert rendered in request.config.system_instruction
+
+
+def _routed_on(route: Any, classifier: LlmAgent) -> tuple[Workflow, LlmAgent]:
+  booker = history._agent('booker')
+  branches = {'booking': booker, 'info': history._agent('informer')}
+  return _flow((START, classifier, route, branches)), booker
+
+
+def _d106_no_producer(fixed: str | None) -> tuple[Workflow, LlmAgent]:
+  def route_on_mood(mood: str):
+    return Event(route=mood)
+
+  def route_with_default(mood: str | None = None):
+    return Event(route=mood)
+
+  route = route_with_default if fixed == 'default' else route_on_mood
+  output_key = 'mood' if fixed == 'output_key' else 'intent'
+  classifier = _says('classifier', 'booking', output_key=output_key)
+  return _routed_on(route, classifier)
+
+
+def _d106_typo(fixed: str | None) -> tuple[Workflow, LlmAgent]:
+  def route_on_intnt(intnt: str):
+    return Event(route=intnt)
+
+  def route_on_intent(intent: str):
+    return Event(route=intent)
+
+  route = route_on_intent if fixed else route_on_intnt
+  classifier = _says('classifier', 'booking', output_key='intent')
+  return _routed_on(route, classifier)
+
+
+def _d106_producer_after(fixed: str | None) -> tuple[Workflow, LlmAgent]:
+  def route_on_topic(topic: str):
+    return Event(route=topic)
+
+  classifier = _says('classifier', 'booking', output_key='topic')
+  booker = history._agent('booker')
+  if fixed:  # 'classifier' moved before 'route_on_topic'.
+    return _flow((START, classifier, route_on_topic, {'booking': booker})), (
+        booker
+    )
+  return (
+      _flow((START, route_on_topic, {'booking': booker}), (booker, classifier)),
+      booker,
+  )
+
+
+def _d106_loop_exit(fixed: str | None) -> tuple[Workflow, LlmAgent]:
+  def should_stop(verdict: str):
+    return Event(route='done' if verdict == 'good' else 'again')
+
+  drafter = history._agent('drafter', output_key='draft')
+  critic = _says('critic', 'good', 'Judge {draft}.', output_key='verdict')
+  presenter = history._agent('presenter')
+  branches = {'again': drafter, 'done': presenter}
+  if fixed:  # 'critic' runs before 'should_stop' on every path.
+    return (
+        _flow((START, drafter, critic, should_stop), (should_stop, branches)),
+        presenter,
+    )
+  return (
+      _flow(
+          (START, should_stop),
+          (should_stop, branches),
+          (drafter, critic, should_stop),
+      ),
+      presenter,
+  )
+
+
+def _d106_code_before(fixed: str | None) -> tuple[Workflow, LlmAgent]:
+  def prepare(node_input: Any):
+    return node_input  # It does not set 'mood' on this run.
+
+  def route_on_mood(mood: str):
+    return Event(route=mood)
+
+  def route_with_default(mood: str | None = None):
+    return Event(route=mood)
+
+  route = route_with_default if fixed else route_on_mood
+  booker = history._agent('booker')
+  return _flow((START, prepare, route, {'booking': booker})), booker
+
+
+# name: (build, the fix build applies, what the hint says, the state the fixed
+# tree's run is seeded with, whether the agent after the node then runs)
+_D106_HINTS = {
+    'no producer: output_key on it': (
+        _d106_no_producer,
+        'output_key',
+        "Set output_key='mood' on the agent that produces it",
+        None,
+        True,
+    ),
+    'no producer: a default': (
+        _d106_no_producer,
+        'default',
+        'or give the parameter a default (mood=None) if it may be missing',
+        None,
+        False,
+    ),
+    'no producer: seeded, with a default': (
+        _d106_no_producer,
+        'default',
+        (
+            'give the parameter a default (mood=None) if it may be missing or'
+            " the application seeds it (create_session(state={'mood': ...}))"
+        ),
+        {'mood': 'booking'},
+        True,
+    ),
+    'a typo: the key it suggests': (
+        _d106_typo,
+        'did you mean',
+        "Did you mean 'intent'?",
+        None,
+        True,
+    ),
+    'a producer after the route': (
+        _d106_producer_after,
+        'moved',
+        "Move 'classifier' before 'route_on_topic'",
+        None,
+        True,
+    ),
+    'a loop exit before the producer': (
+        _d106_loop_exit,
+        'moved',
+        "Run 'critic' before 'should_stop' on every path",
+        None,
+        True,
+    ),
+    'a function node before it may write it': (
+        _d106_code_before,
+        'default',
+        (
+            "If code in 'prepare' sets 'mood', or it may be missing, give the"
+            ' parameter a default (mood=None)'
+        ),
+        None,
+        False,
+    ),
+}
+
+
+@pytest.mark.parametrize('name', sorted(_D106_HINTS))
+async def test_the_d106_hint_applied_lets_the_function_node_run(name):
+  build, fix, hinted, seeded, next_runs = _D106_HINTS[name]
+  root, _ = build(None)
+  found = _only(root, 'ADK-D106')
+  fixed, after_route = build(fix)  # The hint, applied.
+
+  with pytest.raises(WorkflowDataError, match='Missing value for parameter'):
+    await _run(root)
+  events = await _run(fixed, seeded)
+
+  assert hinted in found.hint
+  assert _coded(fixed, 'ADK-D106') == []
+  assert [e.error_code for e in events if e.error_code] == []
+  assert len(after_route.model.requests) == int(next_runs)
+
+
+def _silent_loop(fixed: str | None) -> Any:
+  critic = history._agent(
+      'critic', visibility='user' if fixed == 'visibility' else None
+  )
+  loop = _loop(history._agent('drafter', output_key='draft'), critic)
+  if fixed == 'presenter':
+    return _c(SequentialAgent, 'app', loop, history._agent('presenter'))
+  return loop
+
+
+def _silent_workflow(fixed: str | None) -> Any:
+  join = JoinNode(name='join')
+  critic = history._agent(
+      'critic', visibility='user' if fixed == 'visibility' else None
+  )
+  edges = [(START, history._agent('drafter'), join), (START, critic, join)]
+  if fixed == 'presenter':
+    edges.append((join, history._agent('presenter')))
+  return _flow(*edges)
+
+
+def _silent_pipeline(fixed: str | None) -> Any:
+  return history._sequence(
+      history._agent('classifier', output_key='intent'),
+      history._agent(
+          'booker',
+          'About {intent}.',
+          visibility='user' if fixed else 'internal',
+      ),
+  )
+
+
+@pytest.mark.parametrize(
+    'build, fix, hinted, heard',
+    [
+        (
+            _silent_loop,
+            'presenter',
+            'SequentialAgent(sub_agents=[loop, presenter])',
+            'reply of presenter',
+        ),
+        (
+            _silent_loop,
+            'visibility',
+            "set visibility='user'",
+            'reply of critic',
+        ),
+        (
+            _silent_workflow,
+            'presenter',
+            'an edge from its last node to a presenter node',
+            'reply of presenter',
+        ),
+        (
+            _silent_workflow,
+            'visibility',
+            "set visibility='user'",
+            'reply of critic',
+        ),
+        (
+            _silent_pipeline,
+            'visibility',
+            "set visibility='user'",
+            'reply of booker',
+        ),
+    ],
+)
+async def test_the_d105_hint_applied_gives_the_user_a_reply(
+    build, fix, hinted, heard
+):
+  root = build(None)
+  found = _only(root, 'ADK-D105')
+  fixed = build(fix)  # The hint, applied.
+
+  before = _user_facing_replies(await _run(root))
+  after = _user_facing_replies(await _run(fixed))
+
+  assert found.agent == root.name and hinted in found.hint
+  assert _coded(fixed, 'ADK-D105') == []
+  assert before == []
+  assert after == [heard]
+
+
+def _unused_research(
+    fixed: str | None, workflow: bool
+) -> tuple[Any, LlmAgent, LlmAgent]:
+  researcher = history._agent(
+      'researcher',
+      output_key='notes' if fixed == 'output_key' else None,
+      visibility='user' if fixed == 'visibility' else None,
+  )
+  instruction = 'Write from {notes}.' if fixed == 'output_key' else 'Write.'
+  writer = history._agent(
+      'writer', instruction, include_sources=['user', 'self']
+  )
+  if workflow:  # The writer's include_sources drops its node input.
+    return _flow((START, researcher, writer)), researcher, writer
+  return history._sequence(researcher, writer), researcher, writer
+
+
+@pytest.mark.parametrize('workflow', [False, True])
+@pytest.mark.parametrize(
+    'fix, hinted',
+    [
+        ('output_key', "Set output_key on 'researcher' and read it with {key}"),
+        ('visibility', "or set visibility='user' if the user should see it"),
+    ],
+)
+async def test_the_d102_warning_hint_applied_hands_the_reply_on(
+    fix, hinted, workflow
+):
+  root, _, writer = _unused_research(None, workflow)
+  found = _only(root, 'ADK-D102')
+  # The hint, applied.
+  fixed, researcher, fixed_writer = _unused_research(fix, workflow)
+
+  await _run(root)
+  after = _user_facing_replies(await _run(fixed))
+
+  assert (found.severity.value, found.agent) == ('warning', 'researcher')
+  assert hinted in found.hint
+  # Named in the writer's include_sources, the reply would reach it through
+  # history only: still an ADK-D102, as an info. In a workflow, named by the
+  # node after it, it is a node input (test_history_diagnostics).
+  assert ('include_sources of the node after it' in found.hint) == workflow
+  assert _coded(fixed, 'ADK-D102') == []
+  [before_request] = writer.model.requests
+  [after_request] = fixed_writer.model.requests
+  assert 'reply of researcher' not in history._history(before_request)
+  assert 'reply of researcher' not in before_request.config.system_instruction
+  if fix == 'output_key':
+    assert 'reply of researcher' in after_request.config.system_instruction
+  else:
+    assert researcher.visibility == 'user'
+    assert 'reply of researcher' in after
+
+
+@pytest.mark.parametrize(
+    'fix, hinted',
+    [
+        ('output_key', "Set output_key on 'drafter' to hand its reply on"),
+        ('visibility', "or visibility='user' if the user should see it"),
+    ],
+)
+async def test_the_d102_info_hint_applied_hands_the_reply_on(fix, hinted):
+  def pipeline(fixed: str | None) -> Any:
+    drafter = history._agent(
+        'drafter',
+        output_key='draft' if fixed == 'output_key' else None,
+        visibility='user' if fixed == 'visibility' else None,
+    )
+    return history._sequence(
+        drafter, history._agent('editor', include_contents='none')
+    )
+
+  root = pipeline(None)
+  found = _only(root, 'ADK-D102')
+  fixed = pipeline(fix)  # The hint, applied.
+
+  before = await _run(root)
+  after = await _run(fixed)
+
+  def stored(events: list[Event]) -> list[Any]:
+    return [
+        e.actions.state_delta['draft']
+        for e in events
+        if e.actions and 'draft' in e.actions.state_delta
+    ]
+
+  assert (found.severity.value, found.agent) == ('info', 'drafter')
+  assert hinted in found.hint
+  assert _coded(fixed, 'ADK-D102') == []
+  assert stored(before) == [] and _user_facing_replies(before) == [
+      'reply of editor'
+  ]
+  if fix == 'output_key':
+    assert stored(after) == ['reply of drafter']
+  else:
+    assert _user_facing_replies(after) == [
+        'reply of drafter',
+        'reply of editor',
+    ]
+
+
+def _booker_after_classifier(
+    instruction: str = 'About {intent}.', **booker_kwargs: Any
+) -> tuple[Any, LlmAgent, str]:
+  classifier = history._agent('classifier', output_key='intent')
+  booker = history._agent('booker', instruction, **booker_kwargs)
+  return history._sequence(classifier, booker), booker, 'classifier'
+
+
+def _loop_reader(reader: str) -> Any:
+  def build(**kwargs: Any) -> tuple[Any, LlmAgent, str]:
+    drafter = history._agent(
+        'drafter',
+        'Revise {feedback?}.',
+        output_key='draft',
+        **(kwargs if reader == 'drafter' else {}),
+    )
+    critic = history._agent(
+        'critic',
+        'Judge {draft}.',
+        output_key='feedback',
+        **(kwargs if reader == 'critic' else {}),
+    )
+    agents = {'drafter': drafter, 'critic': critic}
+    producer = 'critic' if reader == 'drafter' else 'drafter'
+    return _loop(drafter, critic, iterations=2), agents[reader], producer
+
+  return build
+
+
+@pytest.mark.parametrize(
+    'build, kwargs',
+    [
+        (_booker_after_classifier, {}),
+        (_booker_after_classifier, {'include_contents': 'none'}),
+        (_booker_after_classifier, {'include_sources': ['classifier']}),
+        (_booker_after_classifier, {'include_sources': ['user', 'classifier']}),
+        (_loop_reader('critic'), {}),
+        (_loop_reader('drafter'), {}),
+    ],
+)
+async def test_the_d103_hint_applied_drops_the_history_copy(build, kwargs):
+  root, reader, producer = build(**kwargs)
+  [found] = [d for d in _coded(root, 'ADK-D103') if d.agent == reader.name]
+  hinted = history._hinted_sources(found)
+  fixed_kwargs = {**kwargs, 'include_sources': hinted}
+  fixed, fixed_reader, _ = build(**fixed_kwargs)  # The hint, applied.
+
+  await _run(root)
+  await _run(fixed)
+  before, after = reader.model.requests[-1], fixed_reader.model.requests[-1]
+
+  assert found.agent == reader.name
+  assert 'as a message in its conversation history' in found.message
+  assert [d.agent for d in _coded(fixed, 'ADK-D103')] == [
+      d.agent for d in _coded(root, 'ADK-D103') if d.agent != reader.name
+  ]
+  assert f'reply of {producer}' in history._history(before)
+  assert f'reply of {producer}' not in history._history(after)
+  assert f'reply of {producer}' in after.config.system_instruction
+
+
+async def test_the_d103_hint_in_a_sequence_removing_the_key_is_the_other_fix():
+  root, booker, _ = _booker_after_classifier()
+  found = _only(root, 'ADK-D103')
+  fixed, fixed_booker, _ = _booker_after_classifier('Help the user.')
+
+  before = await history._request_of(root, booker)
+  after = await history._request_of(fixed, fixed_booker)
+
+  assert 'or remove {intent} from its instruction' in found.hint
+  assert _coded(fixed, 'ADK-D103') == []
+  assert 'reply of classifier' in before.config.system_instruction
+  assert 'reply of classifier' not in after.config.system_instruction
+  assert 'reply of classifier' in history._history(after)
+
+
+async def test_the_d104_hint_in_a_sequence_fixes_the_name():
+  root, booker, _ = _booker_after_classifier(
+      'Help.', include_sources=['user', 'clasifier']
+  )
+  found = _only(root, 'ADK-D104')
+  fixed, fixed_booker, _ = _booker_after_classifier(
+      'Help.', include_sources=['user', 'classifier']
+  )  # The hint, applied.
+
+  before = await history._request_of(root, booker)
+  after = await history._request_of(fixed, fixed_booker)
+
+  assert found.hint.startswith("Did you mean 'classifier'?")
+  assert check_agent_tree(fixed) == []
+  assert 'reply of classifier' not in history._history(before)
+  assert 'reply of classifier' in history._history(after)
+
+
+async def test_the_d104_hint_removing_an_entry_that_matches_nothing():
+  root, booker, _ = _booker_after_classifier(
+      'Help.', include_sources=['user', 'nobody']
+  )
+  found = _only(root, 'ADK-D104')
+  fixed, fixed_booker, _ = _booker_after_classifier(
+      'Help.', include_sources=['user']
+  )  # The hint, applied.
+
+  before = await history._request_of(root, booker)
+  after = await history._request_of(fixed, fixed_booker)
+
+  assert found.hint.startswith('Known names: ')
+  assert found.hint.endswith('Fix the name or remove the entry.')
+  assert check_agent_tree(fixed) == []
+  # The entry never matched: its model saw what it sees without it.
+  assert history._history(before) == history._history(after) == 'hello'
+
+
+async def test_the_d104_parallel_hint_removing_the_entry():
+  def fan_out(*sources: str) -> tuple[Workflow, LlmAgent]:
+    reader = history._agent('reader', include_sources=['user', *sources])
+    join = JoinNode(name='join')
+    edges = [(START, history._agent('scout'), join), (START, reader, join)]
+    return _flow(*edges), reader
+
+  root, reader = fan_out('scout')
+  found = _only(root, 'ADK-D104')
+  fixed, fixed_reader = fan_out()  # The hint, applied.
+
+  before = await history._request_of(root, reader)
+  after = await history._request_of(fixed, fixed_reader)
+
+  assert found.hint.endswith('or remove the entry.')
+  assert 'through state' not in found.hint
+  assert _coded(fixed, 'ADK-D104') == []
+  assert history._history(before) == history._history(after)
+  assert 'reply of scout' not in history._history(after)
+
+
+def test_passing_a_parallel_output_through_state_is_no_fix():
+  # What the ADK-D104 parallel hint no longer suggests: the reader may run
+  # before the named node has stored its output.
+  scout = history._agent('scout', output_key='scouted')
+  reader = history._agent('reader', 'Use {scouted}.', include_sources=['user'])
+  join = JoinNode(name='join')
+  root = _flow((START, scout, join), (START, reader, join))
+
+  found = _only(root, 'ADK-D101')
+
+  assert (found.severity.value, found.agent) == ('warning', 'reader')
+  assert 'in a parallel branch' in found.message

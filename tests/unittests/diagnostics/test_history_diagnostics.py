@@ -310,7 +310,10 @@ class TestWorkflowNodeInput:
     after = await _request_of(fixed, fixed_writer)
 
     assert (found.severity, found.agent) == (Severity.WARNING, 'researcher')
-    assert "add 'researcher' to a later agent's include_sources" in found.hint
+    assert (
+        "add 'researcher' to the include_sources of the node after it"
+        in found.hint
+    )
     assert _found(fixed, 'ADK-D102') == []
     assert 'reply of researcher' not in _history(before)
     assert 'reply of researcher' in _history(after)

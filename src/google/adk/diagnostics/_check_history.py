@@ -291,6 +291,14 @@ def _internal_reply_findings(
       continue
     # A workflow node's successor may drop it as node input.
     node_input = ' or as its node input' if id(agent) in feeding else ''
+    # Named in its successor's include_sources, the reply is handed on as
+    # node input. Named by an agent that only receives it in its history,
+    # it would still be reported, as an info.
+    sources_fix = (
+        f' add {agent.name!r} to the include_sources of the node after it,'
+        if node_input
+        else ''
+    )
     yield Diagnostic(
         Severity.WARNING,
         INTERNAL_REPLY_UNUSED,
@@ -300,8 +308,8 @@ def _internal_reply_findings(
         f'{node_input} (include_sources, include_contents): the reply lives'
         f' only in the session. {filter_mode}, and no later agent gets it.',
         f'Set output_key on {agent.name!r} and read it with {{key}} where it'
-        f" is needed, add {agent.name!r} to a later agent's include_sources,"
-        " or set visibility='user' if the user should see it.",
+        f" is needed,{sources_fix} or set visibility='user' if the user should"
+        ' see it.',
     )
 
 

@@ -60,9 +60,7 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
             f' {workflow.name!r}: its events are on another branch, so the'
             f' model of {node.name!r} never sees messages from {name!r}.',
             'Join the branches first (a JoinNode after both, and'
-            f' {node.name!r} after the join), pass the output of {name!r}'
-            ' through state (its output_key in the instruction), or remove'
-            ' the entry.',
+            f' {node.name!r} after the join), or remove the entry.',
         )
 
 

@@ -53,6 +53,7 @@ class StateRead:
   """Who reads the key and how, as the start of a sentence."""
   failure: str
   optional_fix: str
+  """What makes the read optional, as the start of a clause."""
 
 
 def check(root: BaseNode) -> Iterator[Diagnostic]:
@@ -82,7 +83,7 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
               flow=flow,
               what=f'Agent {agent.name!r} reads {{{key}}} in its instruction',
               failure='its model call fails with KeyError',
-              optional_fix=f'write {{{key}?}} if it may be missing',
+              optional_fix=f'write {{{key}?}}',
           ),
           producers,
           writers,
@@ -109,7 +110,13 @@ def missing_key(
     The finding.
   """
   key, reader, what, failure = read.key, read.reader, read.what, read.failure
-  seed = f'seed it with create_session(state={{{key!r}: ...}})'
+  # Seeding the key fixes the run, but the check cannot see it: the read
+  # must be made optional too for the finding to go away.
+  seed = f'create_session(state={{{key!r}: ...}})'
+  optional = read.optional_fix
+  unseen = (
+      f'{optional} if it may be missing or the application seeds it ({seed})'
+  )
   earlier = read.flow.producers_of(key)
   if earlier:
     return Diagnostic(
@@ -121,7 +128,7 @@ def missing_key(
         ' parallel branch or a transfer decides that at run time). On a run'
         f' where it has not, {failure}.',
         f'Run {quote_names(earlier)} before {reader!r} on every path, or'
-        f' {read.optional_fix}.',
+        f' {optional} if it may be missing.',
     )
   if read.flow.opaque:
     return Diagnostic(
@@ -133,7 +140,9 @@ def missing_key(
         ' callback, tool or function the check cannot read. If none does, '
         + failure
         + '.',
-        f'Make sure one of them sets {key!r}, or {read.optional_fix}.',
+        f'If code in {quote_names(sorted(read.flow.opaque))} sets {key!r},'
+        f' or it may be missing, {optional}: the check cannot read that'
+        ' code.',
     )
   if key.startswith(_PERSISTED_PREFIXES):
     return Diagnostic(
@@ -143,7 +152,8 @@ def missing_key(
         f'{what}; nothing in the tree stores {key!r}, which is kept across'
         ' sessions, so it must have been set in an earlier session or by the'
         f' application. If it has not, {failure}.',
-        f'Set it before the run ({seed}), or {read.optional_fix}.',
+        f'{optional[0].upper()}{optional[1:]} if it may be missing or is'
+        f' set before the run (in an earlier session, or with {seed}).',
     )
   elsewhere = producers.get(key)
   if elsewhere:
@@ -154,8 +164,7 @@ def missing_key(
         f'{what}, but {quote_names(elsewhere)} stores it only after'
         f' {reader!r} runs, or in a parallel branch: on the first run'
         f' {failure} unless the application sets it beforehand.',
-        f'Move {quote_names(elsewhere)} before {reader!r}, {seed}, or'
-        f' {read.optional_fix}.',
+        f'Move {quote_names(elsewhere)} before {reader!r}, or {unseen}.',
     )
   writers = [writer for writer in writers if writer != reader]
   if writers:
@@ -167,11 +176,18 @@ def missing_key(
         f' {quote_names(writers)}, which could write it from code, may run'
         f' only after it: {failure} unless the application sets it'
         ' beforehand.',
-        f'Set output_key={key!r} on the agent that produces it, {seed}, or'
-        f' {read.optional_fix}.',
+        f'Set output_key={key!r} on the agent that produces it, or {unseen}.',
     )
   matches = difflib.get_close_matches(key, sorted(producers), n=1)
-  did_you_mean = f'Did you mean {{{matches[0]}}}? ' if matches else ''
+  did_you_mean = ''
+  if matches:
+    # An instruction reads {key}; a function node, a parameter named key.
+    closest = matches[0]
+    if read.code == MISSING_STATE_KEY:
+      closest = f'{{{closest}}}'
+    else:
+      closest = repr(closest)
+    did_you_mean = f'Did you mean {closest}? '
   return Diagnostic(
       Severity.ERROR,
       read.code,
@@ -179,5 +195,5 @@ def missing_key(
       f'{what}, but nothing in the tree produces {key!r}: {failure} unless'
       ' the application puts it into session state before the run.',
       f'{did_you_mean}Set output_key={key!r} on the agent that produces it,'
-      f' {seed}, or {read.optional_fix}.',
+      f' or {unseen}.',
   )

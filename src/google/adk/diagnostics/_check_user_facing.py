@@ -42,6 +42,13 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
   index = _visibility.visibility_index(root)
   if any(index.visibility_of_node(n) == _visibility.USER for n in speakers):
     return
+  from ..workflow._workflow import Workflow
+
+  # A Workflow is no agent: it cannot be a SequentialAgent's sub-agent.
+  if isinstance(root, Workflow):
+    example = 'an edge from its last node to a presenter node'
+  else:
+    example = 'SequentialAgent(sub_agents=[loop, presenter])'
   yield Diagnostic(
       Severity.WARNING,
       NO_USER_FACING_AGENT,
@@ -50,8 +57,8 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
       ' reply is internal (event.is_user_facing is False). In filter mode the'
       ' user receives no text at all.',
       'Add an agent that presents the result after the loop or pipeline (for'
-      ' example SequentialAgent(sub_agents=[loop, presenter])), or set'
-      " visibility='user' on the agent the user should hear.",
+      f" example {example}), or set visibility='user' on the agent the user"
+      ' should hear.',
   )
 
 
