@@ -38,9 +38,10 @@ Inference, from the root down:
   visibility; every other node is ``'internal'``. Nested workflows and agents
   inside nodes recurse.
 
-An explicit ``visibility`` on an agent applies to its whole subtree, except
-descendants that set their own. It does not cross into agents and nodes run as
-tools: those report to their caller whatever the caller's audience is.
+An explicit ``visibility`` on an agent or node (a workflow, a function node,
+a join) applies to its whole subtree, except descendants that set their own.
+It does not cross into agents and nodes run as tools: those report to their
+caller whatever the caller's audience is.
 """
 
 from __future__ import annotations
@@ -282,9 +283,9 @@ def annotate_event(event: Event, invocation_context: InvocationContext) -> None:
 
 
 def _explicit_visibility(node: Any) -> Visibility | None:
-  from .base_agent import BaseAgent
+  from ..workflow._base_node import BaseNode
 
-  if isinstance(node, BaseAgent):
+  if isinstance(node, BaseNode):
     value = getattr(node, 'visibility', None)
     return value if value in (USER, INTERNAL) else None
   return None
