@@ -18,6 +18,7 @@ Run with the fork's interpreter::
 
   .venv/bin/python benchmarks/run.py            # full run, a few minutes
   .venv/bin/python benchmarks/run.py --smoke    # CI: tiny sizes, one round
+  .venv/bin/python benchmarks/run.py --only late_turn,user_view
 
 The fork is the google.adk this interpreter imports. Upstream is the
 pinned, hash-checked upstream wheel, installed once into
@@ -28,7 +29,8 @@ runs ``worker.py`` under both
 interpreters, alternating which goes first (ABBA), and the report gives
 medians across rounds and fork/upstream ratios. Outputs go to
 ``benchmarks/results/``: ``results.json`` (every round's raw figures),
-``results.md`` (the table printed here) and ``request_size.png``.
+``results.md`` (the table printed here) and ``request_size.png`` (when the
+request sizes are measured: always unless ``--only`` leaves them out).
 """
 
 from __future__ import annotations
@@ -53,6 +55,11 @@ if str(_REPO) not in sys.path:
 from adkfork import project as project_lib  # noqa: E402
 from adkfork import upstream  # noqa: E402
 from adkfork.errors import ForkBuildError  # noqa: E402
+
+if str(_HERE) not in sys.path:
+  sys.path.insert(0, str(_HERE))
+# The names of the measurements, which the worker defines.
+from worker import MEASUREMENTS  # noqa: E402
 
 _WORKER = _HERE / 'worker.py'
 _UPSTREAM_VERSION = '2.13.0'
@@ -81,6 +88,8 @@ _FULL = {
     'memory_events': 10_000,
     'late_turn': 40,
     'late_sessions': 4,
+    'user_view_events': [1_000, 5_000, 10_000],
+    'user_view_repeats': 9,
     'rounds': 6,
 }
 _SMOKE = {
@@ -92,8 +101,12 @@ _SMOKE = {
     'memory_events': 300,
     'late_turn': 3,
     'late_sessions': 1,
+    'user_view_events': [100, 300],
+    'user_view_repeats': 1,
     'rounds': 1,
 }
+_FILTER_TARGET = 1.05
+"""Issue 21: a turn in filter mode costs at most this much of annotate's."""
 
 
 class _BenchmarkError(Exception):
@@ -159,10 +172,14 @@ def _check_sides(fork: dict[str, Any], upstream: dict[str, Any]) -> None:
         " missing or says upstream). Run this script with the fork's"
         ' interpreter, e.g. .venv/bin/python.'
     )
-  elif not fork['supports_include_sources']:
-    problems.append(
-        f'the fork at {fork["adk_file"]} has no LlmAgent.include_sources.'
-    )
+  else:
+    for feature, name in (
+        ('supports_include_sources', 'LlmAgent.include_sources'),
+        ('supports_visibility_mode', 'RunConfig.visibility_mode'),
+        ('supports_user_view', 'google.adk.events.user_view'),
+    ):
+      if not fork[feature]:
+        problems.append(f'the fork at {fork["adk_file"]} has no {name}.')
   if upstream['has_fork_info'] or upstream['adk_version'] != _UPSTREAM_VERSION:
     problems.append(
         f'{upstream["python"]} imports google-adk'
@@ -194,7 +211,66 @@ def _summarise(
     runs: dict[str, list[dict[str, Any]]], settings: dict[str, Any]
 ) -> dict[str, Any]:
   up_runs, fork_runs = runs['upstream'], runs['fork']
-  summary: dict[str, Any] = {'get_contents': {}, 'digests_identical': {}}
+  only = settings['only']
+  summary: dict[str, Any] = {}
+  if 'get_contents' in only:
+    _summarise_get_contents(runs, settings, summary)
+  if 'request_size' in only:
+    _summarise_request_size(runs, summary)
+  if 'throughput' in only:
+    up_tp = [r['throughput']['default'] for r in up_runs]
+    summary['throughput'] = {}
+    for config in ('default', 'include_sources'):
+      fork_tp = [r['throughput'][config] for r in fork_runs]
+      rows = _ratios(
+          [t['turns_per_s'] for t in fork_tp],
+          [t['turns_per_s'] for t in up_tp],
+          best=max,
+      )
+      rows['cpu_ratio_of_medians'] = statistics.median(
+          t['cpu_s'] for t in fork_tp
+      ) / statistics.median(t['cpu_s'] for t in up_tp)
+      summary['throughput'][config] = rows
+  if 'time_per_event' in only:
+    # Time per event of back-to-back calls, GC on: the largest size over the
+    # smallest, per side (1 is flat).
+    small, large = (str(size) for size in settings['flat_events'])
+    summary['time_per_event'] = {}
+    for side, side_runs in runs.items():
+      per_event = {
+          size: statistics.median(
+              r['time_per_event'][size]['us_per_event'] for r in side_runs
+          )
+          for size in (small, large)
+      }
+      summary['time_per_event'][side] = {
+          **per_event,
+          'growth': per_event[large] / per_event[small],
+      }
+  if 'peak_memory' in only:
+    peaks = {
+        side: statistics.median(r['peak_memory']['peak_mib'] for r in rs)
+        for side, rs in runs.items()
+    }
+    summary['peak_memory'] = {
+        **peaks,
+        'ratio': peaks['fork'] / peaks['upstream'],
+    }
+  if 'late_turn' in only:
+    _summarise_late_turn(runs, summary)
+  if 'user_view' in only:
+    _summarise_user_view(fork_runs, settings, summary)
+  return summary
+
+
+def _summarise_get_contents(
+    runs: dict[str, list[dict[str, Any]]],
+    settings: dict[str, Any],
+    summary: dict[str, Any],
+) -> None:
+  up_runs, fork_runs = runs['upstream'], runs['fork']
+  summary['get_contents'] = {}
+  summary['digests_identical'] = {}
   for size in settings['events']:
     key = str(size)
     up_ms = [r['get_contents'][key]['unfiltered']['median_ms'] for r in up_runs]
@@ -215,6 +291,11 @@ def _summarise(
         len(digests['fork']) == 1 and digests['fork'] == digests['upstream']
     )
 
+
+def _summarise_request_size(
+    runs: dict[str, list[dict[str, Any]]], summary: dict[str, Any]
+) -> None:
+  up_runs, fork_runs = runs['upstream'], runs['fork']
   # Request sizes are deterministic: every round must agree with the first.
   sizes = {
       'default': up_runs[0]['request_size']['default'],
@@ -231,41 +312,12 @@ def _summarise(
       fork_runs[0]['request_size'][c] == sizes[c] for c in ('default', 'none')
   )
 
-  up_tp = [r['throughput']['default'] for r in up_runs]
-  summary['throughput'] = {}
-  for config in ('default', 'include_sources'):
-    fork_tp = [r['throughput'][config] for r in fork_runs]
-    rows = _ratios(
-        [t['turns_per_s'] for t in fork_tp],
-        [t['turns_per_s'] for t in up_tp],
-        best=max,
-    )
-    rows['cpu_ratio_of_medians'] = statistics.median(
-        t['cpu_s'] for t in fork_tp
-    ) / statistics.median(t['cpu_s'] for t in up_tp)
-    summary['throughput'][config] = rows
 
-  # Time per event of back-to-back calls, GC on: the largest size over the
-  # smallest, per side (1 is flat).
-  small, large = (str(size) for size in settings['flat_events'])
-  summary['time_per_event'] = {}
-  for side, side_runs in runs.items():
-    per_event = {
-        size: statistics.median(
-            r['time_per_event'][size]['us_per_event'] for r in side_runs
-        )
-        for size in (small, large)
-    }
-    summary['time_per_event'][side] = {
-        **per_event,
-        'growth': per_event[large] / per_event[small],
-    }
-  peaks = {
-      side: statistics.median(r['peak_memory']['peak_mib'] for r in rs)
-      for side, rs in runs.items()
-  }
-  summary['peak_memory'] = {**peaks, 'ratio': peaks['fork'] / peaks['upstream']}
-
+def _summarise_late_turn(
+    runs: dict[str, list[dict[str, Any]]], summary: dict[str, Any]
+) -> None:
+  """Turn rates against upstream's default, and filter mode's cost."""
+  up_runs, fork_runs = runs['upstream'], runs['fork']
   up_late = [r['late_turn']['default']['turns_per_s'] for r in up_runs]
   summary['late_turn'] = {
       config: _ratios(
@@ -273,9 +325,51 @@ def _summarise(
           up_late,
           best=max,
       )
-      for config in ('default', 'include_sources')
+      for config in ('default', 'include_sources', 'filter')
   }
-  return summary
+  # Time of the turn in filter mode over annotate mode (the fork's default),
+  # both from the same fork processes: per-round ratios pair the sessions of
+  # one process.
+  ratios = _ratios(
+      [r['late_turn']['filter']['wall_s'] for r in fork_runs],
+      [r['late_turn']['default']['wall_s'] for r in fork_runs],
+  )
+  summary['filter_vs_annotate'] = {
+      'annotate_ms': ratios['upstream_median'] * 1_000,
+      'filter_ms': ratios['fork_median'] * 1_000,
+      'ratio_of_medians': ratios['ratio_of_medians'],
+      'median_of_round_ratios': ratios['median_of_round_ratios'],
+      'fastest_ratio': ratios['fastest_ratio'],
+      'target': _FILTER_TARGET,
+      'meets_target': ratios['median_of_round_ratios'] <= _FILTER_TARGET,
+  }
+
+
+def _summarise_user_view(
+    fork_runs: list[dict[str, Any]],
+    settings: dict[str, Any],
+    summary: dict[str, Any],
+) -> None:
+  """user_view's time per event at each size (fork only), and its growth."""
+  rows = {}
+  for size in settings['user_view_events']:
+    figures = [r['user_view'][str(size)] for r in fork_runs]
+    rows[str(size)] = {
+        'median_ms': statistics.median(f['median_ms'] for f in figures),
+        'us_per_event': statistics.median(f['us_per_event'] for f in figures),
+        'best_us_per_event': min(f['best_ms'] for f in figures) * 1_000 / size,
+        'internal_share': figures[0]['internal_events'] / size,
+        'shown_events': figures[0]['shown_events'],
+        'internal_text_shown': max(
+            f['shown_with_internal_text'] for f in figures
+        ),
+    }
+  sizes = settings['user_view_events']
+  small, large = str(sizes[0]), str(sizes[-1])
+  summary['user_view'] = {
+      'sizes': rows,
+      'growth': rows[large]['us_per_event'] / rows[small]['us_per_event'],
+  }
 
 
 def _number(value: float) -> str:
@@ -283,18 +377,20 @@ def _number(value: float) -> str:
 
 
 def _turns_table(
-    title: str, legend: str, rows: dict[str, Any], *, with_cpu: bool
+    title: str,
+    legend: str,
+    rows: dict[str, Any],
+    labels: tuple[tuple[str, str], ...],
+    *,
+    with_cpu: bool,
 ) -> list[str]:
-  """Renders Runner turns per second, default and include_sources rows."""
+  """Renders Runner turns per second, one line per (config, label)."""
   header = (
       f'{"fork configuration":<18} {"upstream":>8} {"fork":>7}'
       f' {"medians":>8} {"per-round":>9} {"fastest":>8}'
   )
   lines = ['', title, legend, header + (f' {"CPU s":>6}' if with_cpu else '')]
-  for config, label in (
-      ('default', 'default'),
-      ('include_sources', "['user','self']"),
-  ):
+  for config, label in labels:
     row = rows[config]
     line = (
         f'{label:<18} {row["upstream_median"]:>8.1f}'
@@ -308,24 +404,8 @@ def _turns_table(
   return lines
 
 
-def _table(
-    summary: dict[str, Any],
-    settings: dict[str, Any],
-    about: dict[str, Any],
-    wall_s: float,
-) -> str:
-  """The report, readable in 80 columns."""
-  turns = settings['turns']
+def _get_contents_lines(summary: dict[str, Any]) -> list[str]:
   lines = [
-      (
-          f'fork {about["fork"]["adk_version"]} vs upstream'
-          f' {about["upstream"]["adk_version"]}, Python'
-          f' {about["fork"]["python_version"]}'
-      ),
-      (
-          f'{settings["rounds"]} round(s) per side, alternating (ABBA); wall'
-          f' time {wall_s:.0f} s; medians across rounds'
-      ),
       '',
       "_get_contents, ms (agent 'writer')            fork/upstream",
       (
@@ -350,12 +430,20 @@ def _table(
           f' {row["fastest_ratio"]:>8.3f}'
       )
   same = all(summary['digests_identical'].values())
-  lines += [
+  return lines + [
       "Filtered rows are compared with upstream's unfiltered call.",
       (
           'Unfiltered output identical to upstream (digest):'
           f' {"yes" if same else "NO"}'
       ),
+  ]
+
+
+def _request_size_lines(
+    summary: dict[str, Any], settings: dict[str, Any]
+) -> list[str]:
+  turns = settings['turns']
+  lines = [
       '',
       (
           f'Request at turn {turns}: characters of llm_request.contents; user'
@@ -397,56 +485,152 @@ def _table(
       "Fork with default settings sends upstream's requests exactly:"
       f' {"yes" if summary["fork_default_requests_identical"] else "NO"}'
   )
-  lines += _turns_table(
-      (
-          f'Runner throughput, 4-agent pipeline, {settings["throughput_turns"]}'
-          ' turns, zero-latency model'
-      ),
-      'turns/s; ratios fork/upstream default (>1: fork faster; CPU <1: less)',
-      summary['throughput'],
-      with_cpu=True,
-  )
+  return lines
+
+
+def _late_turn_lines(
+    summary: dict[str, Any], settings: dict[str, Any]
+) -> list[str]:
   late = settings['late_turn']
-  lines += _turns_table(
+  lines = _turns_table(
       (
           f'Runner, turn {late} of a conversation (median of'
           f' {settings["late_sessions"]} sessions)'
       ),
       'turns/s; ratios fork/upstream default (>1: fork faster)',
       summary['late_turn'],
+      (
+          ('default', 'default (annotate)'),
+          ('include_sources', "['user','self']"),
+          ('filter', 'filter mode'),
+      ),
       with_cpu=False,
   )
+  cost = summary['filter_vs_annotate']
+  verdict = 'met' if cost['meets_target'] else 'NOT MET'
+  return lines + [
+      (
+          f'filter/annotate, time of turn {late} in the fork: annotate'
+          f' {cost["annotate_ms"]:.1f} ms, filter {cost["filter_ms"]:.1f} ms'
+      ),
+      (
+          f'medians {cost["ratio_of_medians"]:.3f}  per-round'
+          f' {cost["median_of_round_ratios"]:.3f}  fastest'
+          f' {cost["fastest_ratio"]:.3f}  target per-round <='
+          f' {cost["target"]:.2f}: {verdict}'
+      ),
+  ]
 
-  small, large = settings['flat_events']
-  flat = summary['time_per_event']
-  peak = summary['peak_memory']
-  lines += [
+
+def _user_view_lines(
+    summary: dict[str, Any], settings: dict[str, Any]
+) -> list[str]:
+  figures = summary['user_view']
+  sizes = settings['user_view_events']
+  first = figures['sizes'][str(sizes[0])]
+  lines = [
       '',
       (
-          '_get_contents, microseconds per event of back-to-back calls, GC on'
-          " (agent 'writer')"
+          'user_view over a stored session, fork only (upstream 2.13.0 has no'
+          ' user_view);'
       ),
       (
-          f'{"side":<9} {f"{small:,} events":>13} {f"{large:,} events":>14}'
-          f' {"growth":>7}'
+          f'the benchmark\'s session, {first["internal_share"]:.0%} of events'
+          ' internal (intake, researcher, planner)'
+      ),
+      (
+          f'{"events":>6} {"ms/call":>9} {"us/event":>9} {"fastest":>8}'
+          f' {"shown":>7}'
       ),
   ]
-  for side in ('upstream', 'fork'):
+  for size in sizes:
+    row = figures['sizes'][str(size)]
     lines.append(
-        f'{side:<9} {flat[side][str(small)]:>13.1f}'
-        f' {flat[side][str(large)]:>14.1f} {flat[side]["growth"]:>7.2f}'
+        f'{size:>6,} {row["median_ms"]:>9.2f} {row["us_per_event"]:>9.2f}'
+        f' {row["best_us_per_event"]:>8.2f} {row["shown_events"]:>7,}'
     )
+  leaked = any(row['internal_text_shown'] for row in figures['sizes'].values())
   lines += [
-      '',
       (
-          '_get_contents peak memory of one call at'
-          f' {settings["memory_events"]:,} events (tracemalloc), MiB'
+          f'growth of us/event, {sizes[0]:,} to {sizes[-1]:,} events:'
+          f' {figures["growth"]:.2f} (1 is linear)'
+      ),
+      f'Internal agents\' text in the view: {"YES" if leaked else "none"}',
+  ]
+  return lines
+
+
+def _table(
+    summary: dict[str, Any],
+    settings: dict[str, Any],
+    about: dict[str, Any],
+    wall_s: float,
+) -> str:
+  """The report, readable in 80 columns."""
+  lines = [
+      (
+          f'fork {about["fork"]["adk_version"]} vs upstream'
+          f' {about["upstream"]["adk_version"]}, Python'
+          f' {about["fork"]["python_version"]}'
       ),
       (
-          f'upstream {peak["upstream"]:.1f}   fork {peak["fork"]:.1f}'
-          f'   fork/upstream {peak["ratio"]:.3f}'
+          f'{settings["rounds"]} round(s) per side, alternating (ABBA); wall'
+          f' time {wall_s:.0f} s; medians across rounds'
       ),
   ]
+  if settings['only'] != list(MEASUREMENTS):
+    lines.append(f'only: {", ".join(settings["only"])}')
+  if 'get_contents' in summary:
+    lines += _get_contents_lines(summary)
+  if 'request_size' in summary:
+    lines += _request_size_lines(summary, settings)
+  if 'throughput' in summary:
+    lines += _turns_table(
+        (
+            'Runner throughput, 4-agent pipeline,'
+            f' {settings["throughput_turns"]} turns, zero-latency model'
+        ),
+        'turns/s; ratios fork/upstream default (>1: fork faster; CPU <1: less)',
+        summary['throughput'],
+        (('default', 'default'), ('include_sources', "['user','self']")),
+        with_cpu=True,
+    )
+  if 'late_turn' in summary:
+    lines += _late_turn_lines(summary, settings)
+  if 'time_per_event' in summary:
+    small, large = settings['flat_events']
+    flat = summary['time_per_event']
+    lines += [
+        '',
+        (
+            '_get_contents, microseconds per event of back-to-back calls, GC'
+            " on (agent 'writer')"
+        ),
+        (
+            f'{"side":<9} {f"{small:,} events":>13} {f"{large:,} events":>14}'
+            f' {"growth":>7}'
+        ),
+    ]
+    for side in ('upstream', 'fork'):
+      lines.append(
+          f'{side:<9} {flat[side][str(small)]:>13.1f}'
+          f' {flat[side][str(large)]:>14.1f} {flat[side]["growth"]:>7.2f}'
+      )
+  if 'peak_memory' in summary:
+    peak = summary['peak_memory']
+    lines += [
+        '',
+        (
+            '_get_contents peak memory of one call at'
+            f' {settings["memory_events"]:,} events (tracemalloc), MiB'
+        ),
+        (
+            f'upstream {peak["upstream"]:.1f}   fork {peak["fork"]:.1f}'
+            f'   fork/upstream {peak["ratio"]:.3f}'
+        ),
+    ]
+  if 'user_view' in summary:
+    lines += _user_view_lines(summary, settings)
   return '\n'.join(line.rstrip() for line in lines)
 
 
@@ -514,6 +698,12 @@ def _worker_args(settings: dict[str, Any]) -> list[str]:
       str(settings['late_turn']),
       '--late-sessions',
       str(settings['late_sessions']),
+      '--user-view-events',
+      ','.join(map(str, settings['user_view_events'])),
+      '--user-view-repeats',
+      str(settings['user_view_repeats']),
+      '--only',
+      ','.join(settings['only']),
   ]
 
 
@@ -523,7 +713,11 @@ def run(args: argparse.Namespace) -> None:
   settings = dict(_SMOKE if args.smoke else _FULL)
   if args.rounds:
     settings['rounds'] = args.rounds
-  _ensure_matplotlib()
+  # In the worker's order, whatever order they were asked for in.
+  settings['only'] = [name for name in MEASUREMENTS if name in args.only]
+  plotted = 'request_size' in settings['only']
+  if plotted:
+    _ensure_matplotlib()
   pythons = {'upstream': _upstream_python(), 'fork': sys.executable}
   about = {
       side: _run_worker(python, ['--info'], args.pin)
@@ -563,14 +757,17 @@ def run(args: argparse.Namespace) -> None:
       ),
       encoding='utf-8',
   )
+  outputs = ['results.json', 'results.md']
+  plot = '\n\n![request size](request_size.png)' if plotted else ''
   (out / 'results.md').write_text(
-      '# google-adk fork vs upstream benchmarks\n\n'
-      f'```\n{table}\n```\n\n![request size](request_size.png)\n',
+      f'# google-adk fork vs upstream benchmarks\n\n```\n{table}\n```{plot}\n',
       encoding='utf-8',
   )
-  _plot(summary, out / 'request_size.png')
+  if plotted:
+    _plot(summary, out / 'request_size.png')
+    outputs.append('request_size.png')
   print(table)
-  print(f'\nwrote {out}/results.json, results.md, request_size.png')
+  print(f'\nwrote {out}/{", ".join(outputs)}')
 
 
 def main() -> None:
@@ -587,11 +784,33 @@ def main() -> None:
   )
   parser.add_argument('--out', default=str(_DEFAULT_OUT), help='Output folder.')
   parser.add_argument(
+      '--only',
+      metavar='NAME',
+      action='append',
+      help=(
+          'Measure only NAME (repeat it or separate names with commas): '
+          + ', '.join(MEASUREMENTS)
+          + '. request_size.png is written only with request_size.'
+      ),
+  )
+  parser.add_argument(
       '--pin',
       metavar='CPUS',
       help='Run the workers under `taskset -c CPUS` (e.g. 1).',
   )
   args = parser.parse_args()
+  if args.only:
+    args.only = [
+        name for names in args.only for name in names.split(',') if name
+    ]
+    unknown = sorted(set(args.only) - set(MEASUREMENTS))
+    if unknown:
+      parser.error(
+          f'unknown --only {", ".join(unknown)}; choose from'
+          f' {", ".join(MEASUREMENTS)}'
+      )
+  else:
+    args.only = list(MEASUREMENTS)
   if args.pin and not shutil.which('taskset'):
     parser.error('--pin needs taskset, which is not installed')
   try:

@@ -21,11 +21,12 @@ can be::
   python worker.py --info
   python worker.py --events 1000,5000 --repeats 5 --turns 20 \\
       --throughput-turns 40 --flat-events 1000,20000 --memory-events 10000 \\
-      --late-turn 40 --late-sessions 3
+      --late-turn 40 --late-sessions 3 --user-view-events 1000,10000 \\
+      --user-view-repeats 9 [--only late_turn,user_view]
 
 and prints one JSON object on its last line of output. Configurations that
-need the fork (``include_sources``, ``source_filter``) are measured only when
-the installed google.adk supports them.
+need the fork (``include_sources``, ``source_filter``, filter mode,
+``user_view``) are measured only when the installed google.adk supports them.
 """
 
 from __future__ import annotations
@@ -54,6 +55,26 @@ CONFIGS = ('default', 'none', 'include_sources')
 ``include_sources=['user', 'self']`` (fork only)."""
 
 SOURCE_FILTER = ['user', 'self']
+
+MEASUREMENTS = (
+    'get_contents',
+    'request_size',
+    'throughput',
+    'time_per_event',
+    'peak_memory',
+    'late_turn',
+    'user_view',
+)
+"""What a round measures, in this order; ``--only`` picks some of them."""
+
+LATE_TURN_CONFIGS = ('default', 'include_sources', 'filter')
+"""Runner configurations timed at a late turn: ``'filter'`` is the default
+pipeline run with ``RunConfig(visibility_mode='filter')`` (fork only), so
+against ``'default'`` (annotate mode in the fork) it costs the filtering."""
+
+_INTERNAL_AGENTS = PIPELINE[:-1]
+"""The agents the fork's Runner marks internal in the pipeline: all but the
+last agent of a SequentialAgent work for the next one, not for the user."""
 
 _APP = 'adk_benchmark'
 _USER = 'benchmark_user'
@@ -251,13 +272,20 @@ def _pipeline(config: str, recorder: _Recorder | None) -> Any:
   return SequentialAgent(name='travel_pipeline', sub_agents=agents)
 
 
-async def _run_turns(runner: Any, session_id: str, first: int, count: int):
+async def _run_turns(
+    runner: Any,
+    session_id: str,
+    first: int,
+    count: int,
+    run_config: Any = None,
+):
   from google.genai import types
 
+  extra = {'run_config': run_config} if run_config is not None else {}
   for turn in range(first, first + count):
     message = types.UserContent(parts=[types.Part(text=_user_message(turn))])
     async for _ in runner.run_async(
-        user_id=_USER, session_id=session_id, new_message=message
+        user_id=_USER, session_id=session_id, new_message=message, **extra
     ):
       pass
 
@@ -329,8 +357,13 @@ async def _throughput(config: str, turns: int) -> dict[str, float]:
   }
 
 
-def _history(size: int) -> list[Any]:
-  """A long multi-agent session of `size` events with tool traffic."""
+def _history(size: int, *, internal: bool = False) -> list[Any]:
+  """A long multi-agent session of `size` events with tool traffic.
+
+  With `internal` (fork only), the events of every agent but the writer are
+  marked ``visibility='internal'``, as the fork's Runner stores them when the
+  pipeline runs; the user's and the writer's events stay user-facing.
+  """
   from google.adk.events.event import Event
   from google.genai import types
 
@@ -339,12 +372,18 @@ def _history(size: int) -> list[Any]:
   turn = 0
 
   def add(author: str, role: str, part: Any) -> None:
+    extra = (
+        {'visibility': 'internal'}
+        if internal and author in _INTERNAL_AGENTS
+        else {}
+    )
     events.append(
         Event(
             timestamp=1_000.0 + len(events),
             invocation_id=f'inv-{turn}',
             author=author,
             content=types.Content(role=role, parts=[part]),
+            **extra,
         )
     )
 
@@ -473,45 +512,96 @@ def _peak_memory(size: int) -> dict[str, Any]:
   return {'events': size, 'contents': len(contents), 'peak_mib': peak / 2**20}
 
 
-async def _late_turn_rate(
-    config: str, turn: int, sessions: int
-) -> dict[str, float]:
+async def _late_turn_rates(
+    configs: list[str], turn: int, sessions: int
+) -> dict[str, dict[str, float]]:
   """Turns per second of the pipeline's `turn`-th turn in a conversation.
 
   Each session runs the turns before `turn` untimed, collects garbage so the
-  timed turn does not pay for theirs, then times `turn`; the figure is one
-  over the median of the sessions' times.
+  timed turn does not pay for theirs, then times `turn`; a configuration's
+  figure is one over the median of its sessions' times. The configurations
+  (each with its own Runner) take turns session by session, in the given
+  order and then reversed (ABC, CBA, ...), so that none of them always runs
+  in a younger or an older process.
   """
   from google.adk.runners import InMemoryRunner
 
-  runner = InMemoryRunner(agent=_pipeline(config, None), app_name=_APP)
-  walls, cpus = [], []
-  for _ in range(sessions):
-    session = await runner.session_service.create_session(
-        app_name=_APP, user_id=_USER
+  runners, run_configs = {}, {}
+  for config in configs:
+    pipeline = 'default' if config == 'filter' else config
+    runners[config] = InMemoryRunner(
+        agent=_pipeline(pipeline, None), app_name=_APP
     )
-    await _run_turns(runner, session.id, 1, turn - 1)
-    gc.collect()
-    started, cpu_started = time.perf_counter(), time.process_time()
-    await _run_turns(runner, session.id, turn, 1)
-    walls.append(time.perf_counter() - started)
-    cpus.append(time.process_time() - cpu_started)
-  await runner.close()
+    if config == 'filter':
+      from google.adk.agents.run_config import RunConfig
+
+      run_configs[config] = RunConfig(visibility_mode='filter')
+  walls: dict[str, list[float]] = {config: [] for config in configs}
+  cpus: dict[str, list[float]] = {config: [] for config in configs}
+  for index in range(sessions):
+    for config in configs if index % 2 == 0 else configs[::-1]:
+      runner, run_config = runners[config], run_configs.get(config)
+      session = await runner.session_service.create_session(
+          app_name=_APP, user_id=_USER
+      )
+      await _run_turns(runner, session.id, 1, turn - 1, run_config)
+      gc.collect()
+      started, cpu_started = time.perf_counter(), time.process_time()
+      await _run_turns(runner, session.id, turn, 1, run_config)
+      walls[config].append(time.perf_counter() - started)
+      cpus[config].append(time.process_time() - cpu_started)
+  for runner in runners.values():
+    await runner.close()
   return {
-      'turn': turn,
-      'sessions': sessions,
-      'wall_s': statistics.median(walls),
-      'cpu_s': statistics.median(cpus),
-      'turns_per_s': 1 / statistics.median(walls),
+      config: {
+          'turn': turn,
+          'sessions': sessions,
+          'wall_s': statistics.median(walls[config]),
+          'cpu_s': statistics.median(cpus[config]),
+          'turns_per_s': 1 / statistics.median(walls[config]),
+      }
+      for config in configs
   }
+
+
+def _user_view_times(sizes: list[int], repeats: int) -> dict[str, Any]:
+  """`user_view` over a stored session of each size, per event (fork only).
+
+  The session is the benchmark's (`_history`) with the internal agents'
+  events marked as the fork's Runner marks them; timed like `_get_contents`.
+  """
+  from google.adk.events.user_view import user_view
+
+  result: dict[str, Any] = {}
+  for size in sizes:
+    history = _history(size, internal=True)
+    median_ms, best_ms = _time_ms(lambda: user_view(history), repeats)
+    shown = user_view(history)
+    result[str(size)] = {
+        'median_ms': median_ms,
+        'best_ms': best_ms,
+        'us_per_event': median_ms * 1_000 / size,
+        'internal_events': sum(not e.is_user_facing for e in history),
+        'shown_events': len(shown),
+        'shown_with_internal_text': sum(
+            1
+            for e in shown
+            if not e.is_user_facing
+            and e.content
+            and any(p.text for p in e.content.parts or [])
+        ),
+    }
+  return result
 
 
 def info() -> dict[str, Any]:
   """Which google.adk this interpreter imports, and what it supports."""
   import importlib.metadata
+  import importlib.util
 
   import google.adk
   from google.adk.agents.llm_agent import LlmAgent
+  from google.adk.agents.run_config import RunConfig
 
   try:
     from google.adk import fork_info
@@ -527,43 +617,71 @@ def info() -> dict[str, Any]:
       'has_fork_info': is_fork is not None,
       'is_fork': bool(is_fork),
       'supports_include_sources': 'include_sources' in LlmAgent.model_fields,
+      'supports_visibility_mode': 'visibility_mode' in RunConfig.model_fields,
+      'supports_user_view': (
+          importlib.util.find_spec('google.adk.events.user_view') is not None
+      ),
       'pydantic_version': importlib.metadata.version('pydantic'),
   }
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
-  """Runs every measurement; fork-only ones when supported."""
+  """Runs the measurements `args.only` names; fork-only ones when supported."""
   about = info()
   supported = about['supports_include_sources']
   configs = [c for c in CONFIGS if supported or c != 'include_sources']
+  late_configs = [
+      c
+      for c in LATE_TURN_CONFIGS
+      if (supported or c != 'include_sources')
+      and (about['supports_visibility_mode'] or c != 'filter')
+  ]
+  only = set(args.only)
+  result: dict[str, Any] = {'info': about}
   # Timed first, so both installs time it in the same process state.
-  result: dict[str, Any] = {
-      'info': about,
-      'get_contents': _get_contents_times(args.events, args.repeats, supported),
-  }
-  result['request_size'] = {
-      config: asyncio.run(_request_sizes(config, args.turns))
-      for config in configs
-  }
-  result['throughput'] = {
-      config: asyncio.run(_throughput(config, args.throughput_turns))
-      for config in configs
-      if config != 'none'
-  }
-  result['time_per_event'] = _time_per_event(args.flat_events)
-  result['peak_memory'] = _peak_memory(args.memory_events)
-  result['late_turn'] = {
-      config: asyncio.run(
-          _late_turn_rate(config, args.late_turn, args.late_sessions)
-      )
-      for config in configs
-      if config != 'none'
-  }
+  if 'get_contents' in only:
+    result['get_contents'] = _get_contents_times(
+        args.events, args.repeats, supported
+    )
+  if 'request_size' in only:
+    result['request_size'] = {
+        config: asyncio.run(_request_sizes(config, args.turns))
+        for config in configs
+    }
+  if 'throughput' in only:
+    result['throughput'] = {
+        config: asyncio.run(_throughput(config, args.throughput_turns))
+        for config in configs
+        if config != 'none'
+    }
+  if 'time_per_event' in only:
+    result['time_per_event'] = _time_per_event(args.flat_events)
+  if 'peak_memory' in only:
+    result['peak_memory'] = _peak_memory(args.memory_events)
+  if 'late_turn' in only:
+    result['late_turn'] = asyncio.run(
+        _late_turn_rates(late_configs, args.late_turn, args.late_sessions)
+    )
+  if 'user_view' in only and about['supports_user_view']:
+    result['user_view'] = _user_view_times(
+        args.user_view_events, args.user_view_repeats
+    )
   return result
 
 
 def _sizes(text: str) -> list[int]:
   return [int(size) for size in text.split(',') if size]
+
+
+def _names(text: str) -> list[str]:
+  names = [name for name in text.split(',') if name]
+  unknown = sorted(set(names) - set(MEASUREMENTS))
+  if unknown:
+    raise argparse.ArgumentTypeError(
+        f'unknown measurement(s) {", ".join(unknown)}; known:'
+        f' {", ".join(MEASUREMENTS)}'
+    )
+  return names
 
 
 def main() -> None:
@@ -577,6 +695,11 @@ def main() -> None:
   parser.add_argument('--memory-events', type=int, default=10_000)
   parser.add_argument('--late-turn', type=int, default=40)
   parser.add_argument('--late-sessions', type=int, default=4)
+  parser.add_argument(
+      '--user-view-events', type=_sizes, default=[1_000, 5_000, 10_000]
+  )
+  parser.add_argument('--user-view-repeats', type=int, default=9)
+  parser.add_argument('--only', type=_names, default=list(MEASUREMENTS))
   args = parser.parse_args()
   logging.getLogger('google_adk').setLevel(logging.ERROR)
   warnings.simplefilter('ignore')
