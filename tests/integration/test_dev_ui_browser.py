@@ -10,7 +10,13 @@ Playwright. It checks what a person looking at the page sees:
 - "Preview user's view" reloads the chat with the user's messages and the
   answers only, also for a message sent in the preview;
 - the graph the UI draws marks the classifier internal, in the tree sample and
-  in the ``Workflow`` sample.
+  in the ``Workflow`` sample;
+- an internal row that would show nothing (the ``Workflow`` sample's route
+  function) takes no row in the chat, and stays in the event list; a
+  collapsed internal row keeps its tool call and response chips;
+- the preview numbers the rows it shows 1, 2, 3, ... (upstream's numbers count
+  the rows it hides);
+- with a Material Symbols font installed, the icons use it, without a request.
 
 Screenshots go to ``build/dev-ui-screenshots/`` (or ``$ADK_SCREENSHOT_DIR``).
 Without Chromium or Playwright the tests skip, except under CI (``CI`` set),
@@ -23,6 +29,7 @@ from collections.abc import Iterator
 import os
 from pathlib import Path
 import shutil
+import subprocess
 
 from _adk_process import serving
 import pytest
@@ -43,6 +50,10 @@ _CHROMIUM_FLAGS = [
 ]
 _ANSWER = 'Happy to book that'
 _SECOND_ANSWER = 'You are booked'
+# drafting_loop: a loop of internal agents that ends with a tool call.
+_ANNOUNCEMENT_REQUEST = 'Write an announcement that we open a terrace at 6pm'
+_ANNOUNCEMENT = 'Here is your announcement'
+_PLAYFUL_ANNOUNCEMENT = 'Come hungry, leave happy'
 
 
 def _missing(reason: str) -> None:
@@ -144,7 +155,49 @@ def _send(page, text: str, answer: str) -> None:
   box = page.locator('textarea').first
   box.fill(text)
   box.press('Enter')
-  _row_with(page, answer).wait_for()
+  _row_with(page, answer).last.wait_for()
+
+
+def _switch_view(page, answer: str) -> None:
+  """Clicks the preview switch, which reloads the open session."""
+  page.locator('#adk-user-view-toggle').click()
+  page.wait_for_load_state()
+  _row_with(page, answer).last.wait_for()
+
+
+def _shown_numbers(page) -> list[str]:
+  """The rows' numbers as drawn, in order, for the rows that are displayed.
+
+  Read from Chromium's accessibility tree, which holds the text as laid out:
+  the numbers the preview draws with a CSS counter are not in the DOM.
+  """
+  cdp = page.context.new_cdp_session(page)
+  try:
+    root = cdp.send('DOM.getDocument', {'depth': 0})['root']['nodeId']
+    containers = cdp.send(
+        'DOM.querySelectorAll',
+        {'nodeId': root, 'selector': 'app-event-row .event-number-container'},
+    )['nodeIds']
+    shown = []
+    for container in containers:
+      texts = cdp.send(
+          'Accessibility.queryAXTree',
+          {'nodeId': container, 'role': 'StaticText'},
+      )['nodes']
+      text = ''.join(t.get('name', {}).get('value', '') for t in texts)
+      if text.strip():
+        shown.append(text.strip())
+    return shown
+  finally:
+    cdp.detach()
+
+
+def _upstream_numbers(page) -> list[str]:
+  """The numbers upstream writes in the displayed rows (their DOM text)."""
+  return page.evaluate("""() => [...document.querySelectorAll('app-event-row')]
+          .filter(row => row.getClientRects().length > 0)
+          .map(row => row.querySelector('.event-number-container')
+              .textContent.trim())""")
 
 
 def _row_with(page, text: str):
@@ -267,3 +320,144 @@ def test_workflow_graph_marks_the_classifier(
       'app-event-row.bot', has_text='booking'
   ).first.get_attribute('class')
   page.screenshot(path=str(screenshot_dir / 'dev-ui-workflow-graph.png'))
+
+
+def test_workflow_rows_that_show_nothing_take_no_row(page, dev_ui_url: str):
+  _open_app(page, dev_ui_url, 'booking_workflow')
+  _send(page, 'I want to book a table for two', _ANSWER)
+
+  # The route function's event: internal, no text, only its `route` chip.
+  route_row = page.locator('app-event-row', has_text='route: booking')
+  assert route_row.count() == 1
+  assert 'adk-internal' in route_row.get_attribute('class')
+  assert route_row.is_hidden()
+  # Every internal row still displayed shows something to read.
+  shown_internal = page.evaluate(
+      """() => [...document.querySelectorAll('app-event-row.adk-internal')]
+          .filter(row => row.getClientRects().length > 0)
+          .map(row => row.querySelector('.message-content').innerText.trim())"""
+  )
+  assert shown_internal == ['booking']
+  # The event stays in the event list, and the rows keep the event's number
+  # there: the answer is event 4 of 4, after the hidden #3.
+  assert _shown_numbers(page) == ['#1', '#2', '#4']
+  page.get_by_text('Event 4 of 4').wait_for()
+
+
+def test_collapsed_internal_rows_keep_their_tool_calls(
+    page, dev_ui_url: str, screenshot_dir: Path
+):
+  _open_app(page, dev_ui_url, 'drafting_loop')
+  _send(page, _ANNOUNCEMENT_REQUEST, _ANNOUNCEMENT)
+
+  # The reviewer's exit_loop call and its response are internal rows; the
+  # response has no text, only the tool's chip, which the collapsed row
+  # shows, as it shows the call next to the reviewer's "Approved.".
+  call_row = page.locator(
+      'app-event-row.adk-internal', has=page.locator('.function-calls-buttons')
+  )
+  response_row = page.locator(
+      'app-event-row.adk-internal',
+      has=page.locator('.function-response-chip-container'),
+  )
+  for row in (call_row, response_row):
+    assert row.count() == 1 and row.is_visible()
+    assert 'selected' not in row.get_attribute('class')
+    assert row.locator(
+        'app-hover-info-button', has_text='exit_loop'
+    ).is_visible()
+  # The call's state chip waits for the row to be expanded.
+  state_chip = call_row.locator('app-hover-info-button', has_text='State')
+  assert state_chip.count() == 1 and state_chip.is_hidden()
+  page.screenshot(path=str(screenshot_dir / 'dev-ui-loop-tool-calls.png'))
+  call_row.click()
+  assert state_chip.is_visible()
+
+
+@pytest.mark.parametrize(
+    ('app_name', 'turns'),
+    [
+        (
+            'booking_workflow',
+            [
+                ('I want to book a table for two', _ANSWER),
+                ('Saturday at 8pm', _SECOND_ANSWER),
+            ],
+        ),
+        (
+            'drafting_loop',
+            [
+                (_ANNOUNCEMENT_REQUEST, _ANNOUNCEMENT),
+                ('Make it more playful', _PLAYFUL_ANNOUNCEMENT),
+            ],
+        ),
+    ],
+)
+def test_preview_numbers_the_rows_it_shows(
+    page, dev_ui_url: str, screenshot_dir: Path, app_name: str, turns
+):
+  (first, first_answer), (second, second_answer) = turns
+  _open_app(page, dev_ui_url, app_name)
+  _send(page, first, first_answer)
+  _switch_view(page, first_answer)
+  _send(page, second, second_answer)
+
+  # The user's two messages and the two answers, numbered as the end user
+  # would count them, whatever the rows the preview hides.
+  assert page.locator('app-event-row').filter(visible=True).count() == 4
+  assert _shown_numbers(page) == ['#1', '#2', '#3', '#4']
+  if app_name == 'drafting_loop':
+    # Upstream's own numbers count the hidden tool-call rows.
+    assert _upstream_numbers(page) == ['#1', '#4', '#5', '#8']
+  else:
+    page.screenshot(
+        path=str(screenshot_dir / 'dev-ui-workflow-user-view-preview.png')
+    )
+
+
+def _installed_symbols_font() -> bool:
+  try:
+    files = subprocess.run(
+        ['fc-list', 'Material Symbols Outlined', 'file'],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+  except OSError:
+    return False
+  return any(
+      line.lower().rstrip(': ').endswith(('.ttf', '.otf'))
+      for line in files.splitlines()
+  )
+
+
+def test_icons_use_an_installed_symbols_font(page, dev_ui_url: str):
+  if not _installed_symbols_font():
+    # Under CI this fails like a missing browser: the script CI runs installs
+    # the font.
+    _missing(
+        'No Material Symbols Outlined font is installed (TrueType);'
+        ' scripts/install-test-services installs one (it needs npm and'
+        " Debian's woff2)."
+    )
+  font_requests = []
+  page.on(
+      'request',
+      lambda request: font_requests.append(request.url)
+      if 'materialsymbols' in request.url
+      else None,
+  )
+  _open_app(page, dev_ui_url, 'booking_workflow')
+  _send(page, 'I want to book a table for two', _ANSWER)
+
+  avatar = _row_with(page, _ANSWER).locator('.bot-avatar mat-icon')
+  assert avatar.text_content().strip() == 'robot_2'
+  # The ligature draws one glyph, as wide as the font size; the name as text
+  # would be several times wider.
+  width, font_size = page.evaluate(
+      """icon => [icon.getBoundingClientRect().width,
+                  parseFloat(getComputedStyle(icon).fontSize)]""",
+      avatar.element_handle(),
+  )
+  assert width <= 1.5 * font_size
+  assert not font_requests
