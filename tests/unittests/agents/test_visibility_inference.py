@@ -42,7 +42,6 @@ from google.adk.runners import InMemoryRunner
 from google.adk.sessions.session import Session
 from google.adk.tools.long_running_tool import LongRunningFunctionTool
 from google.adk.tools.tool_context import ToolContext
-from google.adk.workflow import FunctionNode
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.genai import types
@@ -521,52 +520,3 @@ async def test_a_duck_typed_agent_runs_as_without_visibility():
   assert [(e.author, e.visibility, e.is_user_facing) for e in events] == [
       ('double', None, True)
   ]
-
-
-@pytest.mark.parametrize(
-    'visibility, drafter_flags', [(None, {False}), ('user', {True})]
-)
-@pytest.mark.asyncio
-async def test_visibility_on_a_nested_workflow_covers_its_nodes(
-    visibility, drafter_flags
-):
-  inner = Workflow(
-      name='inner', edges=[(START, _agent('drafter'))], visibility=visibility
-  )
-  root = Workflow(name='outer', edges=[(START, inner, _agent('presenter'))])
-
-  events, _ = await _run(root)
-
-  assert _flags_by_author(events) == {
-      'drafter': drafter_flags,
-      'presenter': {True},
-  }
-
-
-@pytest.mark.asyncio
-async def test_visibility_on_a_function_node_covers_what_it_runs():
-  helper = _agent('helper')
-
-  async def orchestrate(ctx: Any, node_input: Any) -> Any:
-    return await ctx.run_node(helper, node_input=node_input)
-
-  root = Workflow(
-      name='flow',
-      edges=[(
-          START,
-          FunctionNode(
-              func=orchestrate, rerun_on_resume=True, visibility='internal'
-          ),
-      )],
-  )
-
-  events, _ = await _run(root)
-
-  assert _flags_by_author(events)['helper'] == {False}
-
-
-def test_an_unknown_visibility_on_a_node_names_the_allowed_values():
-  with pytest.raises(
-      ValidationError, match="Invalid visibility 'users' on node"
-  ):
-    Workflow(name='flow', edges=[(START, _agent('a'))], visibility='users')
