@@ -25,6 +25,7 @@ from collections.abc import AsyncGenerator
 
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.apps.app import App
+from google.adk.events.event import Event
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
@@ -78,13 +79,14 @@ def _summarize_call(doc: str) -> types.FunctionCall:
 
 
 def _build_app(
-    *docs: str,
+    *docs: str, with_run_ids: bool = False
 ) -> tuple[App, _RecordingLlm, _RecordingLlm]:
   """Builds a root agent whose tool runs a one-node Workflow per call.
 
   Args:
     *docs: The documents the root model asks to summarize, in order, all in
       one user turn.
+    with_run_ids: Whether the tool names each child run (``doc-<doc>``).
 
   Returns:
     The app, the root agent's model and the workflow node's model.
@@ -104,7 +106,10 @@ def _build_app(
 
   async def summarize(doc: str, tool_context: ToolContext) -> dict[str, str]:
     """Summarizes a document."""
-    output = await tool_context.run_node(workflow, node_input=f'INPUT-{doc}')
+    run_id = {'run_id': f'doc-{doc}'} if with_run_ids else {}
+    output = await tool_context.run_node(
+        workflow, node_input=f'INPUT-{doc}', **run_id
+    )
     return {'summary': output}
 
   root_llm = _RecordingLlm(
@@ -119,8 +124,8 @@ def _build_app(
   return App(name='test_app', root_agent=root_agent), root_llm, worker_llm
 
 
-async def _run_one_turn(app: App, message: str) -> list[types.FunctionResponse]:
-  """Runs one user turn and returns the function responses it stored."""
+async def _run_one_turn(app: App, message: str) -> list[Event]:
+  """Runs one user turn and returns the events the session stored."""
   runner = InMemoryRunner(app=app)
   session = await runner.session_service.create_session(
       app_name=app.name, user_id='user'
@@ -134,20 +139,21 @@ async def _run_one_turn(app: App, message: str) -> list[types.FunctionResponse]:
   session = await runner.session_service.get_session(
       app_name=app.name, user_id='user', session_id=session.id
   )
-  return [
-      function_response
-      for event in session.events
-      for function_response in event.get_function_responses()
-  ]
+  assert session is not None
+  return session.events
 
 
 @pytest.mark.asyncio
 async def test_second_tool_call_runs_the_workflow_on_its_own_input():
   app, _, worker_llm = _build_app('A', 'B')
 
-  function_responses = await _run_one_turn(app, 'Summarize A, then B.')
+  events = await _run_one_turn(app, 'Summarize A, then B.')
 
-  assert [fr.response for fr in function_responses] == [
+  assert [
+      response.response
+      for event in events
+      for response in event.get_function_responses()
+  ] == [
       {'summary': 'SUMMARY(INPUT-A)'},
       {'summary': 'SUMMARY(INPUT-B)'},
   ]
@@ -159,42 +165,11 @@ async def test_second_tool_call_runs_the_workflow_on_its_own_input():
 
 @pytest.mark.asyncio
 async def test_explicit_run_id_is_kept():
-  worker_llm = _RecordingLlm()
-  workflow = Workflow(
-      name='summary_flow',
-      edges=[('START', LlmAgent(name='worker', model=worker_llm))],
-  )
+  app, _, _ = _build_app('A', with_run_ids=True)
 
-  async def summarize(doc: str, tool_context: ToolContext) -> dict[str, str]:
-    """Summarizes a document."""
-    output = await tool_context.run_node(
-        workflow, node_input=f'INPUT-{doc}', run_id=f'doc-{doc}'
-    )
-    return {'summary': output}
+  events = await _run_one_turn(app, 'Summarize A.')
 
-  root_agent = LlmAgent(
-      name='root',
-      model=_RecordingLlm(replies=[_summarize_call('A'), 'ROOT-DONE']),
-      tools=[summarize],
-  )
-  app = App(name='test_app', root_agent=root_agent)
-  runner = InMemoryRunner(app=app)
-  session = await runner.session_service.create_session(
-      app_name=app.name, user_id='user'
-  )
-  async for _ in runner.run_async(
-      user_id='user',
-      session_id=session.id,
-      new_message=types.Content(role='user', parts=[types.Part(text='go')]),
-  ):
-    pass
-  session = await runner.session_service.get_session(
-      app_name=app.name, user_id='user', session_id=session.id
-  )
-
-  worker_paths = [
-      e.node_info.path for e in session.events if e.author == 'worker'
-  ]
+  worker_paths = [e.node_info.path for e in events if e.author == 'worker']
   assert worker_paths == ['root@1/summary_flow@doc-A/worker@1']
 
 
