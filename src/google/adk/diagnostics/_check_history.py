@@ -42,6 +42,8 @@ from typing import Any
 from typing import Iterator
 
 from ..agents import _visibility
+from ..flows.llm_flows.context._source_filter import _allowed_authors
+from ..flows.llm_flows.context._source_filter import cuts_to_node_path
 from ..utils._agent_mode import AgentMode
 from ..workflow._base_node import BaseNode
 from ..workflow._base_node import START
@@ -103,9 +105,8 @@ def _sees_only_its_own_events(reader: Any) -> bool:
   mode = getattr(reader, 'mode', None)
   if mode == AgentMode.TASK:
     return True
-  return (
-      mode == AgentMode.SINGLE_TURN
-      and getattr(reader, 'include_sources', None) is None
+  return cuts_to_node_path(
+      mode == AgentMode.SINGLE_TURN, getattr(reader, 'include_sources', None)
   )
 
 
@@ -220,11 +221,7 @@ def _keeps_node_input(reader: Any, source: str) -> bool:
   if mode != AgentMode.SINGLE_TURN:
     return False
   sources = reader.include_sources
-  return (
-      sources is None
-      or source in sources
-      or (source == reader.name and 'self' in sources)
-  )
+  return sources is None or source in _allowed_authors(sources, reader.name)
 
 
 def _handed_on(root: BaseNode, graphs: _WorkflowGraphs) -> set[int]:
