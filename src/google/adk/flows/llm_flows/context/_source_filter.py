@@ -259,17 +259,13 @@ class SourceFilter:
     # the unfiltered request would.
     return not covers_any
 
-  def admits_source(self, source: str) -> bool:
-    """Whether messages from ``source`` ('user' or an agent name) are seen."""
-    return source in self._allowed
-
   def _keeps_node_input(self, event: Event) -> bool:
     recorded = node_input_source(event)
     if recorded is None:
       # The workflow records the source of every node input; an input event
       # built some other way is kept, as the node's task.
       return True
-    if not self.admits_source(recorded.source):
+    if recorded.source not in self._allowed:
       return False
     # The input repeats a message the agent sees anyway: show it once, as
     # that message. A message of a source it does not see is no repeat.
