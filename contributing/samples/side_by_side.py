@@ -490,9 +490,10 @@ async def _main() -> None:
   print(
       f'google-adk {fork_info.__version__}: the {sample} sample, offline,'
       ' 3 turns.\n"upstream" is the same agents with the'
-      " fork's features off, which is\nupstream 2.13.0's behaviour"
-      ' (tests/samples/test_upstream_parity.py checks this\nagainst a'
-      ' pristine install).'
+      " fork's features off, which is\nupstream 2.13.0's behaviour but"
+      ' for one upstream bug the fork fixes (patch\n0020);'
+      ' tests/samples/test_upstream_parity.py checks this against a\npristine'
+      ' install.'
   )
   runs = {
       _UPSTREAM: await _run(sample, _UPSTREAM),
