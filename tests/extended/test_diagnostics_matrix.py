@@ -175,8 +175,8 @@ CASES = {
         ),
         [
             ('error', 'ADK-D101', 'drafter'),
-            ('warning', 'ADK-D105', 'loop'),
             ('info', 'ADK-D103', 'critic'),
+            ('info', 'ADK-D107', 'critic'),
         ],
     ),
     'an agent tool reads the caller key only possibly': (
@@ -898,10 +898,12 @@ async def test_the_d106_hint_applied_lets_the_function_node_run(name):
 
 
 def _silent_loop(fixed: str | None) -> Any:
+  # Only explicit values silence a tree: inference always leaves an answer.
   critic = history._agent(
-      'critic', visibility='user' if fixed == 'visibility' else None
+      'critic', visibility='user' if fixed == 'visibility' else 'internal'
   )
-  loop = _loop(history._agent('drafter', output_key='draft'), critic)
+  drafter = history._agent('drafter', output_key='draft', visibility='internal')
+  loop = _loop(drafter, critic)
   if fixed == 'presenter':
     return _c(SequentialAgent, 'app', loop, history._agent('presenter'))
   return loop
@@ -910,9 +912,10 @@ def _silent_loop(fixed: str | None) -> Any:
 def _silent_workflow(fixed: str | None) -> Any:
   join = JoinNode(name='join')
   critic = history._agent(
-      'critic', visibility='user' if fixed == 'visibility' else None
+      'critic', visibility='user' if fixed == 'visibility' else 'internal'
   )
-  edges = [(START, history._agent('drafter'), join), (START, critic, join)]
+  drafter = history._agent('drafter', visibility='internal')
+  edges = [(START, drafter, join), (START, critic, join)]
   if fixed == 'presenter':
     edges.append((join, history._agent('presenter')))
   return _flow(*edges)
@@ -920,7 +923,7 @@ def _silent_workflow(fixed: str | None) -> Any:
 
 def _silent_pipeline(fixed: str | None) -> Any:
   return history._sequence(
-      history._agent('classifier', output_key='intent'),
+      history._agent('classifier', output_key='intent', visibility='internal'),
       history._agent(
           'booker',
           'About {intent}.',

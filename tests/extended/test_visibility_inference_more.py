@@ -23,14 +23,25 @@ flag that were constant would fail it.
 from __future__ import annotations
 
 from typing import Any
+from typing import AsyncGenerator
+from unittest import mock
 
 from _pr_tests import inference
+from google.adk.agents.base_agent import BaseAgent
 from google.adk.agents.context import Context
+from google.adk.agents.invocation_context import InvocationContext
 from google.adk.agents.llm_agent import LlmAgent
+from google.adk.agents.loop_agent import LoopAgent
+from google.adk.agents.parallel_agent import ParallelAgent
+from google.adk.events.event import Event
+from google.adk.runners import InMemoryRunner
+from google.adk.runners import Runner
 from google.adk.tools.agent_tool import AgentTool
+from google.adk.tools.exit_loop_tool import exit_loop
 from google.adk.workflow import FunctionNode
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
+from google.genai import types
 from pydantic import BaseModel
 from pydantic import ValidationError
 import pytest
@@ -123,15 +134,35 @@ async def test_agents_scheduled_by_a_node_follow_that_node():
   early_events, _ = await _run(early)
   late_events, _ = await _run(late)
 
-  # Agents run through ctx.run_node are not in the static graph; they work
-  # for the node that scheduled them.
+  # Agents run through ctx.run_node are in no static graph. Without
+  # use_as_output their reply is a value the dispatcher consumes: internal.
+  # A function node computes rather than speaks, so the intake agent before
+  # it is the last agent the user can hear.
   assert _flags_by_author(early_events) == {
       'early_helper': {False},
       'early_answer': {True},
   }
   assert _flags_by_author(late_events) == {
-      'late_intake': {False},
-      'late_helper': {True},
+      'late_intake': {True},
+      'late_helper': {False},
+  }
+
+
+@pytest.mark.asyncio
+async def test_a_nested_workflow_marked_user_shows_its_answer():
+  inner = Workflow(
+      name='drafting',
+      edges=[(START, _agent('outline'), _agent('draft'))],
+      visibility='user',
+  )
+  workflow = Workflow(name='flow', edges=[(START, inner, _agent('presenter'))])
+
+  events, _ = await _run(workflow)
+
+  assert _flags_by_author(events) == {
+      'outline': {True},
+      'draft': {True},
+      'presenter': {True},
   }
 
 
@@ -290,3 +321,244 @@ def test_an_unknown_visibility_on_a_node_names_the_allowed_values():
       ValidationError, match="Invalid visibility 'users' on node"
   ):
     Workflow(name='flow', edges=[(START, _agent('a'))], visibility='users')
+
+
+# More shapes of the PR test's topology matrix.
+_TOPOLOGIES = {
+    'sequence_nested_first': (
+        lambda: _sequence(
+            'outer',
+            _sequence('inner', _agent('a'), _agent('b')),
+            _agent('c'),
+        ),
+        {'a': False, 'b': False, 'c': True},
+    ),
+    'sequence_nested_last': (
+        lambda: _sequence(
+            'outer',
+            _agent('a'),
+            _sequence('inner', _agent('b'), _agent('c')),
+        ),
+        {'a': False, 'b': False, 'c': True},
+    ),
+    'parallel_alone': (
+        lambda: ParallelAgent(
+            name='fan_out', sub_agents=[_agent('left'), _agent('right')]
+        ),
+        {'left': True, 'right': True},
+    ),
+    'sequences_inside_parallel': (
+        lambda: ParallelAgent(
+            name='fan_out',
+            sub_agents=[
+                _sequence('left', _agent('l_draft'), _agent('l_final')),
+                _sequence('right', _agent('r_draft'), _agent('r_final')),
+            ],
+        ),
+        {
+            'l_draft': False,
+            'l_final': True,
+            'r_draft': False,
+            'r_final': True,
+        },
+    ),
+    'loop_agent_that_can_end_it': (
+        lambda: LoopAgent(
+            name='refine',
+            max_iterations=1,
+            sub_agents=[_agent('drafter', tools=[exit_loop]), _agent('critic')],
+        ),
+        {'drafter': True, 'critic': True},
+    ),
+    'composite_override_user': (
+        lambda: _sequence(
+            'outer',
+            _sequence('steps', _agent('s1'), _agent('s2'), visibility='user'),
+            _agent('summary'),
+        ),
+        {'s1': True, 's2': True, 'summary': True},
+    ),
+    'composite_override_with_child_exception': (
+        lambda: _sequence(
+            'pipeline',
+            _agent('s1'),
+            _agent('s2', visibility='internal'),
+            _agent('s3'),
+            visibility='user',
+        ),
+        {'s1': True, 's2': False, 's3': True},
+    ),
+    'internal_composite_with_user_child': (
+        lambda: _sequence(
+            'outer',
+            ParallelAgent(
+                name='checks',
+                sub_agents=[
+                    _agent('lint'),
+                    _agent('notice', visibility='user'),
+                ],
+                visibility='internal',
+            ),
+            _agent('verdict'),
+        ),
+        {'lint': False, 'notice': True, 'verdict': True},
+    ),
+}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize('topology', sorted(_TOPOLOGIES))
+async def test_more_agent_tree_topologies(topology: str):
+  build, expected = _TOPOLOGIES[topology]
+
+  events, session = await _run(build())
+
+  assert {a: {v} for a, v in expected.items()} == _flags_by_author(events)
+  assert {a: {v} for a, v in expected.items()} == _flags_by_author(
+      session.events
+  )
+
+
+@pytest.mark.asyncio
+async def test_llm_transfer_targets_inherit_the_parent_visibility():
+  def coordinator(name: str, helper: str) -> LlmAgent:
+    return _agent(
+        name,
+        _call('transfer_to_agent', agent_name=helper),
+        sub_agents=[_agent(helper)],
+    )
+
+  events, _ = await _run(coordinator('front_desk', 'concierge'))
+  nested_events, _ = await _run(
+      _sequence(
+          'pipeline', coordinator('router', 'specialist'), _agent('reply')
+      )
+  )
+
+  assert _flags_by_author(events) == {'front_desk': {True}, 'concierge': {True}}
+  assert _flags_by_author(nested_events) == {
+      'router': {False},
+      'specialist': {False},
+      'reply': {True},
+  }
+
+
+@pytest.mark.asyncio
+async def test_workflow_function_node_output_follows_its_node():
+  def extract(node_input: Any) -> str:
+    del node_input
+    return 'extracted fields'
+
+  workflow = Workflow(
+      name='intake', edges=[(START, extract, _agent('responder'))]
+  )
+
+  events, _ = await _run(workflow)
+
+  # Function node events are authored by the workflow; their node path says
+  # which node produced them.
+  output_events = [e for e in events if e.output == 'extracted fields']
+  assert [e.is_user_facing for e in output_events] == [False]
+  assert _flags_by_author(events) == {'responder': {True}}
+
+
+@pytest.mark.asyncio
+async def test_function_response_has_the_visibility_of_the_calling_agent():
+  def lookup_fare(city: str) -> dict[str, str]:
+    """Looks up a fare."""
+    return {'fare': f'fare to {city}'}
+
+  pipeline = _sequence(
+      'pipeline',
+      _agent(
+          'pricer',
+          _call('lookup_fare', city='Oslo'),
+          'priced',
+          tools=[lookup_fare],
+      ),
+      _agent(
+          'presenter',
+          _call('lookup_fare', city='Rome'),
+          'presented',
+          tools=[lookup_fare],
+      ),
+  )
+
+  events, session = await _run(pipeline)
+
+  def response_flags(source: list[Event]) -> dict[str, bool]:
+    return {
+        event.author: event.is_user_facing
+        for event in source
+        if event.get_function_responses()
+    }
+
+  assert response_flags(events) == {'pricer': False, 'presenter': True}
+  assert response_flags(session.events) == {'pricer': False, 'presenter': True}
+
+
+@pytest.mark.asyncio
+async def test_single_turn_sub_agent_runs_as_tool_and_is_internal():
+  lookup = _agent('lookup', 'lookup result', mode='single_turn')
+  caller = _agent(
+      'caller',
+      _call('lookup', request='departure time'),
+      'caller answers',
+      sub_agents=[lookup],
+  )
+
+  events, session = await _run(caller)
+
+  expected = {'caller': {True}, 'lookup': {False}}
+  assert _flags_by_author(events) == expected
+  assert _flags_by_author(session.events) == expected
+
+
+@pytest.mark.asyncio
+async def test_a_tree_changed_between_runs_is_inferred_afresh():
+  last = _agent('b', 'B-said')
+  root = _sequence('pipeline', _agent('a', 'A-said'), last)
+  events, _ = await _run(root)
+  assert _flags_by_author(events)['b'] == {True}
+
+  # Appending a step makes the former last step internal.
+  root.sub_agents.append(_agent('c', 'C-said'))
+  events, _ = await _run(root)
+
+  flags = _flags_by_author(events)
+  assert flags['b'] == {False}
+  assert flags['c'] == {True}
+
+
+@pytest.mark.asyncio
+async def test_a_duck_typed_agent_runs_as_without_visibility():
+  # A test double has none of a pydantic agent's fields; the Runner must not
+  # fail on it, nor mark its events.
+  agent = mock.Mock(spec=BaseAgent)
+  agent.name = 'double'
+
+  async def run_async(ctx: InvocationContext) -> AsyncGenerator[Event, None]:
+    yield Event(
+        author='double',
+        invocation_id=ctx.invocation_id,
+        content=types.Content(role='model', parts=[types.Part(text='hi')]),
+    )
+
+  agent.run_async = run_async
+  runner = InMemoryRunner(agent=agent, app_name='test_app')
+  session = await runner.session_service.create_session(
+      app_name='test_app', user_id='user'
+  )
+
+  events = [
+      event
+      async for event in runner.run_async(
+          user_id='user',
+          session_id=session.id,
+          new_message=types.Content(role='user', parts=[types.Part(text='x')]),
+      )
+  ]
+
+  assert [(e.author, e.visibility, e.is_user_facing) for e in events] == [
+      ('double', None, True)
+  ]

@@ -116,37 +116,31 @@ class TestUnknownIncludeSource:
 class TestNoUserFacingAgent:
   """ADK-D105: no agent in the tree is user-facing."""
 
-  def test_a_loop_at_the_root_is_a_warning(self):
-    loop = _composite(
-        LoopAgent, 'loop', _agent('drafter'), _agent('critic'), max_iterations=2
+  def test_every_agent_internal_by_choice_is_a_warning(self):
+    root = _composite(
+        SequentialAgent,
+        'router',
+        _agent('classifier', visibility='internal'),
+        _agent('booker', visibility='internal'),
     )
 
-    [found] = _found(loop, 'ADK-D105')
+    [found] = _found(root, 'ADK-D105')
 
-    assert (found.severity, found.agent) == (Severity.WARNING, 'loop')
-    assert 'filter mode' in found.message
+    assert (found.severity, found.agent) == (Severity.WARNING, 'router')
+    assert 'fallback' in found.message
     assert "visibility='user'" in found.hint
 
-  def test_every_agent_internal_by_choice_is_a_warning(self):
+  def test_inference_always_leaves_an_answer(self):
+    # The classifier is the last agent that is not internal by choice.
     root = _pipeline(visibility='internal')
 
-    assert [d.agent for d in _found(root, 'ADK-D105')] == ['router']
+    assert _found(root, 'ADK-D105') == []
 
   def test_a_presenter_after_the_loop_is_quiet(self):
     loop = _composite(LoopAgent, 'loop', _agent('drafter'), max_iterations=2)
     root = _composite(SequentialAgent, 'app', loop, _agent('presenter'))
 
     assert _found(root, 'ADK-D105') == []
-
-  def test_an_agent_in_the_loop_marked_user_is_quiet(self):
-    loop = _composite(
-        LoopAgent,
-        'loop',
-        _agent('drafter', visibility='user'),
-        max_iterations=2,
-    )
-
-    assert _found(loop, 'ADK-D105') == []
 
 
 class TestPublicApi:
@@ -193,7 +187,7 @@ class TestPublicApi:
     ranks = [d.severity.rank for d in check_agent_tree(loop)]
 
     assert ranks == sorted(ranks)
-    assert {'ADK-D104', 'ADK-D105'} <= {d.code for d in check_agent_tree(loop)}
+    assert 'ADK-D104' in {d.code for d in check_agent_tree(loop)}
 
   def test_the_tree_is_not_changed(self):
     root = _pipeline(include_sources=['user', 'clasifier'])

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from google.adk.agents.llm_agent import LlmAgent
+from google.adk.agents.loop_agent import LoopAgent
 from google.adk.diagnostics import check_agent_tree
 from google.adk.diagnostics import Diagnostic
 from google.adk.diagnostics import Severity
@@ -165,3 +166,55 @@ def test_a_source_on_another_route_is_not_parallel():
   )
 
   assert _found(root, 'ADK-D104') == []
+
+
+def test_the_last_agent_of_a_loop_at_the_root_is_named():
+  loop = LoopAgent(
+      name='loop', sub_agents=[_agent('drafter'), _agent('critic')]
+  )
+
+  [found] = _found(loop, 'ADK-D107')
+
+  assert (found.severity, found.agent) == (Severity.INFO, 'critic')
+  assert "visibility='internal' on 'critic'" in found.hint
+  assert 'SequentialAgent(sub_agents=[loop, presenter])' in found.hint
+
+
+def test_the_agent_before_a_workflow_loop_ends_is_named():
+  def route(node_input: str) -> str:
+    return node_input
+
+  writer = _agent('writer')
+  flow = Workflow(
+      name='review',
+      edges=[
+          (START, writer, _agent('reviewer'), route),
+          (route, {'revise': writer}),
+      ],
+  )
+
+  [found] = _found(flow, 'ADK-D107')
+
+  assert found.agent == 'reviewer'
+  assert 'a node on the route that leaves the loop' in found.hint
+
+
+def test_an_answer_chosen_explicitly_or_a_presenter_is_quiet():
+  chosen = LoopAgent(
+      name='loop',
+      sub_agents=[
+          _agent('drafter', visibility='user'),
+          _agent('critic', visibility='internal'),
+      ],
+  )
+  presented = Workflow(
+      name='flow',
+      edges=[(
+          START,
+          LoopAgent(name='loop', sub_agents=[_agent('critic')]),
+          _agent('presenter'),
+      )],
+  )
+
+  assert _found(chosen, 'ADK-D107') == []
+  assert _found(presented, 'ADK-D107') == []

@@ -395,3 +395,36 @@ def test_invalid_visibility_mode_lists_allowed_values():
   assert "'annotate'" in message and "'filter'" in message
   assert RunConfig(visibility_mode='filter').visibility_mode == 'filter'
   assert RunConfig().visibility_mode == 'annotate'
+
+
+@pytest.mark.asyncio
+async def test_a_run_without_a_user_facing_answer_shows_its_last_one():
+  pipeline = SequentialAgent(
+      name='pipeline',
+      sub_agents=[
+          _agent(
+              'classifier', f'route booking {_SECRET}', visibility='internal'
+          ),
+          _agent('booker', _PUBLIC, visibility='internal'),
+      ],
+  )
+
+  events, session, _ = await _run(pipeline, RunConfig(visibility_mode='filter'))
+
+  # Every agent is internal by choice, so nothing the user can read would
+  # arrive; the last internal answer is shown after all, once, at the end.
+  assert _final_texts(events) == [_PUBLIC]
+  assert events[-1].is_user_facing
+  assert _SECRET not in _received_text(events)
+  stored_booker = [e for e in session.events if e.author == 'booker']
+  assert [e.is_user_facing for e in stored_booker] == [False]
+  reloaded = [e for e in user_view(session.events) if e.author != 'user']
+  assert [e.model_dump() for e in reloaded] == [e.model_dump() for e in events]
+
+
+@pytest.mark.asyncio
+async def test_a_user_facing_answer_needs_no_fallback():
+  events, _, _ = await _run(_pipeline(), RunConfig(visibility_mode='filter'))
+
+  assert _final_texts(events) == [_PUBLIC]
+  assert sum(e.author == 'booker' for e in events) == 1

@@ -75,6 +75,8 @@ _INDEX_METADATA_KEY: Final = '_adk_visibility_index'
 # Event paths carry run ids, so a long session produces an unbounded number of
 # distinct paths. The memo only saves re-parsing; dropping it costs nothing.
 _MAX_MEMOIZED_PATHS: Final = 4096
+_START_NAME: Final = '__START__'
+_EXIT_LOOP_TOOL_NAME: Final = 'exit_loop'
 
 
 def validate_visibility(value: Any, *, owner: str) -> Any:
@@ -116,6 +118,9 @@ class VisibilityIndex:
   path_of_agent: dict[str, str] = dataclasses.field(default_factory=dict)
   """Static path of each agent, to anchor event paths that start below the
   root."""
+  forced_paths: set[str] = dataclasses.field(default_factory=set)
+  """Static paths whose visibility was set explicitly, on the node or on an
+  ancestor, rather than inferred."""
   _event_paths: dict[tuple[str, str], Visibility] = dataclasses.field(
       default_factory=dict
   )
@@ -198,11 +203,38 @@ class VisibilityIndex:
         return visibility
     return None
 
-  def _record(self, node: BaseNode, path: str, visibility: Visibility) -> None:
+  def static_placement(self, path: str) -> tuple[Visibility, bool] | None:
+    """Returns the visibility of the node at an event path, if it is static.
+
+    Args:
+      path: A node path as events carry it, run ids included.
+
+    Returns:
+      ``(visibility, whether it was set explicitly)`` for a node of the tree
+      this index was built from, or None for a node scheduled at run time.
+    """
+    segments = _NodePathBuilder.from_string(path).static_path.split('/')
+    if segments[0] != self.root_name:
+      anchor = self.path_of_agent.get(segments[0])
+      if anchor is None:
+        return None
+      segments = anchor.split('/') + segments[1:]
+    static_path = '/'.join(segments)
+    visibility = self.by_path.get(static_path)
+    if visibility is None:
+      return None
+    return visibility, static_path in self.forced_paths
+
+  def _record(
+      self, node: BaseNode, path: str, visibility: Visibility, forced: bool
+  ) -> None:
     from .base_agent import BaseAgent
 
     self.by_node.setdefault(id(node), visibility)
-    self.by_path.setdefault(path, visibility)
+    if path not in self.by_path:
+      self.by_path[path] = visibility
+      if forced:
+        self.forced_paths.add(path)
     if isinstance(node, BaseAgent):
       self.by_name.setdefault(node.name, visibility)
       self.path_of_agent.setdefault(node.name, path)
@@ -218,14 +250,7 @@ def visibility_index(root: BaseNode) -> VisibilityIndex:
     The index for the tree as it is now.
   """
   index = VisibilityIndex(root_name=root.name)
-  _assign(
-      index,
-      root,
-      path=root.name,
-      inferred=USER,
-      forced=None,
-      visited=set(),
-  )
+  _Inference(index).assign(root, path=root.name, covered=False, forced=None)
   logger.debug('Effective visibility under %s: %s', root.name, index.by_path)
   return index
 
@@ -302,81 +327,261 @@ def _sub_agents(node: Any) -> list[Any]:
   return list(sub_agents) if isinstance(sub_agents, (list, tuple)) else []
 
 
-def _assign(
-    index: VisibilityIndex,
-    node: BaseNode,
-    *,
-    path: str,
-    inferred: Visibility,
-    forced: Visibility | None,
-    visited: set[int],
-) -> None:
-  """Records the visibility of ``node`` and recurses into what it runs.
+class _Inference:
+  """Places every node of one tree; see the module docstring for the rules.
 
-  Args:
-    index: The index being built.
-    node: The agent or node to place.
-    path: Its static path from the root.
-    inferred: What the topology alone gives it.
-    forced: The explicit value of its nearest ancestor that set one, which
-      overrides inference for the whole subtree.
-    visited: Ids of the nodes already placed, as a guard against cycles.
+  ``covered`` below means "on every path from here to the end of the run,
+  something still speaks to the user". A node whose continuation is covered
+  is internal: whatever it says is followed by an answer. A node whose
+  continuation is not covered may say the last thing the user hears, so it
+  is user-facing. Reasoning about paths rather than positions is what keeps
+  loops answered: the last agent before a loop can end has nothing after it
+  on the path that leaves the loop.
   """
-  if id(node) in visited:
-    return
-  visited.add(id(node))
-  forced = _explicit_visibility(node) or forced
-  effective = forced or inferred
-  index._record(node, path, effective)
-  for child, segment, child_inferred, runs_as_tool in _children(
-      node, effective
-  ):
-    _assign(
-        index,
-        child,
-        path=f'{path}/{segment}',
-        inferred=child_inferred,
-        forced=None if runs_as_tool else forced,
-        visited=visited,
-    )
+
+  def __init__(self, index: VisibilityIndex) -> None:
+    self._index = index
+    self._visited: set[int] = set()
+    self._speaks: dict[int, bool] = {}
+
+  def assign(
+      self,
+      node: BaseNode,
+      *,
+      path: str,
+      covered: bool,
+      forced: Visibility | None,
+  ) -> None:
+    """Records the visibility of ``node`` and recurses into what it runs.
+
+    Args:
+      node: The agent or node to place.
+      path: Its static path from the root.
+      covered: Whether what runs after ``node`` always speaks to the user.
+      forced: The explicit value of its nearest ancestor that set one, which
+        overrides inference for the whole subtree.
+    """
+    if id(node) in self._visited:
+      return
+    self._visited.add(id(node))
+    forced = _explicit_visibility(node) or forced
+    effective = forced or (INTERNAL if covered else USER)
+    self._index._record(node, path, effective, forced is not None)
+    for child, segment, child_covered, runs_as_tool in self._children(
+        node, covered
+    ):
+      self.assign(
+          child,
+          path=f'{path}/{segment}',
+          covered=child_covered or effective == INTERNAL,
+          forced=None if runs_as_tool else forced,
+      )
+
+  def speaks(self, node: Any) -> bool:
+    """Whether every run of ``node`` says something the user is meant to see.
+
+    An agent that is not internal either speaks to the user or is followed by
+    something that does, so it covers everything before it. Function nodes,
+    joins and routes compute rather than speak.
+    """
+    key = id(node)
+    if key not in self._speaks:
+      # A cycle of agent references is read as not speaking.
+      self._speaks[key] = False
+      self._speaks[key] = self._compute_speaks(node)
+    return self._speaks[key]
+
+  def _compute_speaks(self, node: Any) -> bool:
+    from ..workflow._workflow import Workflow
+    from .base_agent import BaseAgent
+    from .loop_agent import LoopAgent
+    from .parallel_agent import ParallelAgent
+    from .sequential_agent import SequentialAgent
+
+    explicit = _explicit_visibility(node)
+    if explicit is not None:
+      return explicit == USER
+    if isinstance(node, LoopAgent):
+      # The first pass runs every sub-agent up to one that can end the loop.
+      for sub_agent in _sub_agents(node):
+        if self.speaks(sub_agent):
+          return True
+        if _can_end_loop(sub_agent):
+          return False
+      return False
+    if isinstance(node, (SequentialAgent, ParallelAgent)):
+      return any(self.speaks(sub_agent) for sub_agent in _sub_agents(node))
+    if isinstance(node, BaseAgent):
+      return True
+    if isinstance(node, Workflow):
+      return self._graph_coverage(node, exit_covered=False).get(
+          _START_NAME, False
+      )
+    return False
+
+  def _children(
+      self, node: BaseNode, covered: bool
+  ) -> Iterator[tuple[BaseNode, str, bool, bool]]:
+    """Yields ``(child, path segment, continuation covered, runs as tool)``."""
+    from ..workflow._workflow import Workflow
+    from .base_agent import BaseAgent
+    from .llm_agent import LlmAgent
+    from .loop_agent import LoopAgent
+    from .sequential_agent import SequentialAgent
+
+    if isinstance(node, SequentialAgent):
+      sub_agents = _sub_agents(node)
+      after = covered
+      placed = []
+      for sub_agent in reversed(sub_agents):
+        placed.append((sub_agent, sub_agent.name, after, False))
+        after = after or self.speaks(sub_agent)
+      yield from reversed(placed)
+    elif isinstance(node, LoopAgent):
+      yield from self._loop_children(node, covered)
+    elif isinstance(node, LlmAgent):
+      yield from _llm_agent_children(node, covered)
+    elif isinstance(node, BaseAgent):
+      # ParallelAgent branches run side by side, none after another; agents
+      # this module has no rule for are not assumed to hide anything.
+      for sub_agent in _sub_agents(node):
+        yield sub_agent, sub_agent.name, covered, False
+    elif isinstance(node, Workflow):
+      coverage = self._graph_coverage(node, exit_covered=covered)
+      for child in node._iter_static_children():
+        yield child, child.name, coverage.get(child.name, covered), False
+    else:
+      for child in node._iter_static_children():
+        yield child, child.name, covered, False
+
+  def _loop_children(
+      self, loop: Any, covered: bool
+  ) -> Iterator[tuple[BaseNode, str, bool, bool]]:
+    # The loop can end after its last sub-agent (max_iterations) and after
+    # any sub-agent that can end it early; every other sub-agent is followed
+    # by the next one.
+    placed = []
+    next_covered: bool | None = None
+    for sub_agent in reversed(_sub_agents(loop)):
+      if next_covered is None:
+        after = covered
+      else:
+        after = next_covered and (covered or not _can_end_loop(sub_agent))
+      placed.append((sub_agent, sub_agent.name, after, False))
+      next_covered = self.speaks(sub_agent) or after
+    yield from reversed(placed)
+
+  def _graph_coverage(
+      self, workflow: Any, *, exit_covered: bool
+  ) -> dict[str, bool]:
+    """Maps each node of a workflow graph to whether its continuation is covered.
+
+    The least fixed point over the graph: a node is covered when one of its
+    unconditional successors speaks or is covered, or when every route it can
+    take leads to one that is. A node whose routes all lead back into a loop
+    through itself is where that loop ends, and so is a node without outgoing
+    edges: there the workflow's own continuation decides.
+    """
+    graph = workflow.graph
+    if graph is None:
+      return {}
+    outgoing: dict[str, list[Any]] = {}
+    nodes: dict[str, Any] = {}
+    for edge in graph.edges:
+      outgoing.setdefault(edge.from_node.name, []).append(edge)
+      nodes[edge.from_node.name] = edge.from_node
+      nodes[edge.to_node.name] = edge.to_node
+    reachable = _reachability(outgoing)
+    coverage = dict.fromkeys(nodes, False)
+
+    def through(name: str) -> bool:
+      return self.speaks(nodes[name]) or coverage[name]
+
+    changed = True
+    while changed:
+      changed = False
+      for name in nodes:
+        edges = outgoing.get(name, [])
+        value = _continuation_covered(name, edges, reachable, through)
+        if not edges or value is None:
+          value = exit_covered
+        if value and not coverage[name]:
+          coverage[name] = True
+          changed = True
+    return coverage
 
 
-def _children(
-    node: BaseNode, effective: Visibility
-) -> Iterator[tuple[BaseNode, str, Visibility, bool]]:
-  """Yields ``(child, path segment, inferred visibility, runs as tool)``."""
-  from ..workflow._workflow import Workflow
-  from .base_agent import BaseAgent
-  from .llm_agent import LlmAgent
-  from .loop_agent import LoopAgent
-  from .sequential_agent import SequentialAgent
+def child_nodes(node: BaseNode) -> Iterator[BaseNode]:
+  """Yields every agent and node ``node`` runs, agents run as tools included.
 
-  if isinstance(node, SequentialAgent):
-    sub_agents = _sub_agents(node)
-    last = len(sub_agents) - 1
-    for i, sub_agent in enumerate(sub_agents):
-      inferred = effective if i == last else INTERNAL
-      yield sub_agent, sub_agent.name, inferred, False
-  elif isinstance(node, LoopAgent):
-    for sub_agent in _sub_agents(node):
-      yield sub_agent, sub_agent.name, INTERNAL, False
-  elif isinstance(node, LlmAgent):
-    yield from _llm_agent_children(node, effective)
-  elif isinstance(node, BaseAgent):
-    # ParallelAgent branches all reach the user; agents this module has no
-    # rule for are not assumed to hide anything.
-    for sub_agent in _sub_agents(node):
-      yield sub_agent, sub_agent.name, effective, False
-  elif isinstance(node, Workflow):
-    yield from _workflow_children(node, effective)
-  else:
-    for child in node._iter_static_children():
-      yield child, child.name, effective, False
+  This is the walk the index makes, for other tables built over the same tree.
+  """
+  inference = _Inference(VisibilityIndex(root_name=node.name))
+  for child, *_ in inference._children(node, covered=False):
+    yield child
+
+
+def _continuation_covered(
+    name: str,
+    edges: list[Any],
+    reachable: dict[str, set[str]],
+    through: Any,
+) -> bool | None:
+  """Whether a node's successors cover it; None where the workflow may end."""
+  unconditional = [e.to_node.name for e in edges if e.route is None]
+  routed = [e for e in edges if e.route is not None]
+  if any(through(target) for target in unconditional):
+    return True
+  if not routed:
+    return False if unconditional else None
+  targets = [e.to_node.name for e in routed]
+  # A route with no default branch that only ever leads back to this node is
+  # a loop's exit test: when none of its routes match, the workflow ends.
+  may_end = (
+      not unconditional
+      and not any(_is_default_route(e.route) for e in routed)
+      and all(name in reachable.get(target, ()) for target in targets)
+  )
+  covered = all(through(target) for target in targets)
+  if may_end:
+    return None if covered else False
+  return covered
+
+
+def _reachability(outgoing: dict[str, list[Any]]) -> dict[str, set[str]]:
+  reachable: dict[str, set[str]] = {}
+  for start in outgoing:
+    seen: set[str] = set()
+    stack = [e.to_node.name for e in outgoing[start]]
+    while stack:
+      name = stack.pop()
+      if name in seen:
+        continue
+      seen.add(name)
+      stack.extend(e.to_node.name for e in outgoing.get(name, ()))
+    reachable[start] = seen
+  return reachable
+
+
+def _is_default_route(route: Any) -> bool:
+  from ..workflow._graph import DEFAULT_ROUTE
+
+  routes = route if isinstance(route, list) else [route]
+  return DEFAULT_ROUTE in routes
+
+
+def _can_end_loop(agent: Any) -> bool:
+  """Whether an agent carries upstream's ``exit_loop`` tool."""
+  for tool in getattr(agent, 'tools', None) or ():
+    name = getattr(tool, 'name', None) or getattr(tool, '__name__', None)
+    if name == _EXIT_LOOP_TOOL_NAME:
+      return True
+  return False
 
 
 def _llm_agent_children(
-    agent: Any, effective: Visibility
-) -> Iterator[tuple[BaseNode, str, Visibility, bool]]:
+    agent: Any, covered: bool
+) -> Iterator[tuple[BaseNode, str, bool, bool]]:
   from ..tools._node_tool import NodeTool
   from ..tools.agent_tool import AgentTool
   from ..utils._agent_mode import AgentMode
@@ -387,28 +592,17 @@ def _llm_agent_children(
   for sub_agent in _sub_agents(agent):
     sub_agent_ids.add(id(sub_agent))
     if getattr(sub_agent, 'mode', None) == AgentMode.SINGLE_TURN:
-      yield sub_agent, sub_agent.name, INTERNAL, True
+      yield sub_agent, sub_agent.name, True, True
     else:
-      yield sub_agent, sub_agent.name, effective, False
+      # Reached by transfer, it answers in the agent's place.
+      yield sub_agent, sub_agent.name, covered, False
   for tool in getattr(agent, 'tools', None) or ():
     # Sub-agents in single-turn or task mode also appear here as tools; they
     # were placed above.
     if isinstance(tool, AgentTool):
       if id(tool.agent) not in sub_agent_ids:
-        yield tool.agent, tool.name, INTERNAL, True
+        yield tool.agent, tool.name, True, True
     elif isinstance(tool, NodeTool):
-      yield tool.node, tool.name, INTERNAL, True
+      yield tool.node, tool.name, True, True
     elif isinstance(tool, BaseNode) and not isinstance(tool, BaseAgent):
-      yield tool, tool.name, INTERNAL, True
-
-
-def _workflow_children(
-    workflow: Any, effective: Visibility
-) -> Iterator[tuple[BaseNode, str, Visibility, bool]]:
-  graph = workflow.graph
-  if graph is None:
-    return
-  has_successor = {edge.from_node.name for edge in graph.edges}
-  for node in workflow._iter_static_children():
-    inferred = INTERNAL if node.name in has_successor else effective
-    yield node, node.name, inferred, False
+      yield tool, tool.name, True, True

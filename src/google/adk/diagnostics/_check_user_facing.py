@@ -14,10 +14,10 @@
 
 """ADK-D105: no agent in the tree is user-facing.
 
-When every agent that replies is internal, clients that show only user-facing
-final responses show nothing, and in filter mode the user receives no text at
-all. A ``LoopAgent`` at the root with no agent presenting its result is the
-common case.
+Inference always leaves an agent that speaks to the user, so only explicit
+``visibility='internal'`` values cause this. Clients that show only
+user-facing final responses then show nothing; in filter mode the user gets
+the invocation's last internal answer, as a fallback.
 """
 
 from __future__ import annotations
@@ -54,8 +54,9 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
       NO_USER_FACING_AGENT,
       root.name,
       f'No agent in the tree rooted at {root.name!r} is user-facing: every'
-      ' reply is internal (event.is_user_facing is False). In filter mode the'
-      ' user receives no text at all.',
+      ' reply is internal (event.is_user_facing is False). Clients that show'
+      ' user-facing final responses show nothing; in filter mode the user'
+      " gets the run's last internal answer as a fallback.",
       'Add an agent that presents the result after the loop or pipeline (for'
       f" example {example}), or set visibility='user' on the agent the user"
       ' should hear.',

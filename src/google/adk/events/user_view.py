@@ -33,6 +33,10 @@ that reloads a conversation sees what it saw live.
 * Internal streaming chunks are dropped; the complete event follows them.
 * An event left with nothing to say (no progress, no actions) is dropped.
 * Error events always pass, with their error code and message.
+* The user is never left without an answer: an invocation that ends with no
+  user-facing answer (a final response with text or media) shows its last
+  internal answer after all, as it is and as a final response, after the
+  invocation's other events.
 
 Tool traffic is shown at the level its tool has (``BaseTool.visibility``,
 ``LlmAgent.tool_visibility``): ``'full'``, ``'minimal'`` (name and call id) or
@@ -49,6 +53,8 @@ that is stored, so stripping content there would strip it from history too.
 from __future__ import annotations
 
 from typing import Any
+from typing import AsyncGenerator
+from typing import AsyncIterator
 from typing import Final
 from typing import Iterable
 from typing import Optional
@@ -67,6 +73,7 @@ if TYPE_CHECKING:
   from .event import Event
 
 ANNOTATE: Final = 'annotate'
+_USER_AUTHOR: Final = 'user'
 FILTER: Final = 'filter'
 ALLOWED_VISIBILITY_MODES: Final[tuple[str, ...]] = (ANNOTATE, FILTER)
 
@@ -121,29 +128,98 @@ def user_view(events: Iterable[Event]) -> list[Event]:
       This feature is **experimental** and its API or behavior may change in
       future releases.
   """
+  view = _UserView()
   shown = []
   for event in events:
-    event_for_user = _for_user(event)
-    if event_for_user is not None:
-      shown.append(event_for_user)
+    shown.extend(view.add(event))
+  shown.extend(view.finish())
   return shown
 
 
-def for_caller(
-    event: Event, run_config: Optional[RunConfig]
-) -> tuple[Event, ...]:
-  """Returns what the caller of a run receives for one event.
+async def for_caller(
+    events: AsyncIterator[Event], run_config: Optional[RunConfig]
+) -> AsyncGenerator[Event, None]:
+  """Yields what the caller of a run receives of the events it produces.
 
   Args:
-    event: An event the Runner has processed and, unless partial, persisted.
+    events: The events the Runner has processed and, unless partial,
+      persisted.
     run_config: The run's config; its ``visibility_mode`` decides.
 
-  Returns:
-    The event itself in annotate mode, else its ``user_view``.
+  Yields:
+    The events themselves in annotate mode, else their ``user_view``.
   """
   if run_config is None or run_config.visibility_mode != FILTER:
-    return (event,)
-  return tuple(user_view((event,)))
+    async for event in events:
+      yield event
+    return
+  view = _UserView()
+  async for event in events:
+    for shown in view.add(event):
+      yield shown
+  for shown in view.finish():
+    yield shown
+
+
+class _UserView:
+  """The user's view of a stream of events, one invocation after another.
+
+  An invocation whose answers all came from internal agents would leave the
+  user with nothing to read: a loop whose last word is an internal agent's,
+  every agent marked internal, a workflow whose output no agent said. So when
+  an invocation ends without a user-facing answer, its last internal answer
+  is shown after all, in full and as a final response. The same rule applies
+  live and to stored events, which is why it is decided here and not by the
+  Runner.
+  """
+
+  def __init__(self) -> None:
+    self._invocation_id: Optional[str] = None
+    self._answered = False
+    self._last_internal_answer: Optional[Event] = None
+
+  def add(self, event: Event) -> list[Event]:
+    """Returns what the user sees for the next event, in order."""
+    shown = []
+    if event.invocation_id != self._invocation_id:
+      shown.extend(self.finish())
+      self._invocation_id = event.invocation_id
+    event_for_user = _for_user(event)
+    if event_for_user is not None:
+      shown.append(event_for_user)
+      if event.author != _USER_AUTHOR and _leaves_user_something(
+          event_for_user
+      ):
+        self._answered = True
+    if not event.is_user_facing and _is_answer(event):
+      self._last_internal_answer = event
+    return shown
+
+  def finish(self) -> list[Event]:
+    """Ends the current invocation; returns its fallback answer, if any."""
+    fallback = self._last_internal_answer
+    answered = self._answered
+    self._answered = False
+    self._last_internal_answer = None
+    if answered or fallback is None:
+      return []
+    return [fallback.model_copy(update={'visibility': None})]
+
+
+def _leaves_user_something(event: Event) -> bool:
+  """Whether a shown event answers the user or asks them to act."""
+  return _is_answer(event) or bool(event.long_running_tool_ids)
+
+
+def _is_answer(event: Event) -> bool:
+  """Whether an event is a final response that says something to read."""
+  if event.partial or event.error_code or not event.is_final_response():
+    return False
+  parts = (event.content.parts if event.content else None) or []
+  return any(
+      (part.text and not part.thought) or part.inline_data or part.file_data
+      for part in parts
+  )
 
 
 def _for_user(event: Event) -> Event | None:

@@ -254,7 +254,7 @@ def _collect(
     table: dict[tuple[str, str], ToolVisibility],
     visited: set[int],
 ) -> None:
-  from ..agents._visibility import _children
+  from ..agents._visibility import child_nodes
   from ..agents.llm_agent import LlmAgent
   from .base_tool import BaseTool
 
@@ -269,5 +269,5 @@ def _collect(
           table[(node.name, tool.name)] = level
     for name, level in (getattr(node, 'tool_visibility', None) or {}).items():
       table[(node.name, name)] = level
-  for child, *_ in _children(node, 'user'):
+  for child in child_nodes(node):
     _collect(child, table, visited)

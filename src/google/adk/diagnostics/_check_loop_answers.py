@@ -1,0 +1,120 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""ADK-D107: an agent answers the user on every pass of a loop.
+
+Inference makes the last agent before a loop can end the one the user hears
+(see ``google.adk.agents._visibility``): at the end of a run, nothing speaks
+after it on the way out of the loop. Inside a ``LoopAgent``, or a cycle of a
+workflow graph, that agent speaks once per pass, which may not be what the
+builder meant; the finding names it and says how to choose another answer.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..agents import _visibility
+from ..workflow._base_node import BaseNode
+from ._check_user_facing import _speaks
+from ._checks import walk
+from ._diagnostic import Diagnostic
+from ._diagnostic import Severity
+
+LOOP_ANSWER = 'ADK-D107'
+CODES = (LOOP_ANSWER,)
+
+
+def check(root: BaseNode) -> Iterator[Diagnostic]:
+  """Reports each inferred user-facing agent inside a loop."""
+  index = _visibility.visibility_index(root)
+  yield from _loop_answers(root, index)
+
+
+def _loop_answers(
+    root: BaseNode, index: _visibility.VisibilityIndex
+) -> Iterator[Diagnostic]:
+  from ..agents.base_agent import BaseAgent
+
+  for loop_name, members, presenter_hint in _loops(root):
+    for node in members:
+      # Function nodes and routes compute a value; only agents reply.
+      if (
+          isinstance(node, BaseAgent)
+          and _speaks(node)
+          and _visibility._explicit_visibility(node) is None
+          and index.visibility_of_node(node) == _visibility.USER
+      ):
+        yield Diagnostic(
+            Severity.INFO,
+            LOOP_ANSWER,
+            node.name,
+            f'{node.name!r} answers the user on every pass of the loop'
+            f' {loop_name!r}: it is the last agent before the loop can end,'
+            ' so each of its replies is user-facing.',
+            f'To answer with the agent before it instead, set visibility='
+            f"'internal' on {node.name!r}. To answer once, after the loop,"
+            f' add a presenter ({presenter_hint}) and the loop becomes'
+            ' internal.',
+        )
+
+
+def _loops(root: BaseNode) -> Iterator[tuple[str, list[BaseNode], str]]:
+  """Yields ``(loop name, agents and nodes in it, how to add a presenter)``."""
+  from ..agents.loop_agent import LoopAgent
+  from ..workflow._workflow import Workflow
+
+  for node in walk(root):
+    if isinstance(node, LoopAgent):
+      yield node.name, list(walk(node))[1:], (
+          f'SequentialAgent(sub_agents=[{node.name}, presenter])'
+      )
+    elif isinstance(node, Workflow):
+      for cycle in _cycles(node):
+        members = [m for c in cycle for m in walk(c)]
+        yield node.name, members, 'a node on the route that leaves the loop'
+
+
+def _cycles(workflow: BaseNode) -> list[list[BaseNode]]:
+  """Returns the nodes of each cycle of a workflow graph, in graph order."""
+  graph = getattr(workflow, 'graph', None)
+  if graph is None:
+    return []
+  successors: dict[str, set[str]] = {}
+  nodes: dict[str, BaseNode] = {}
+  for edge in graph.edges:
+    successors.setdefault(edge.from_node.name, set()).add(edge.to_node.name)
+    nodes.setdefault(edge.from_node.name, edge.from_node)
+    nodes.setdefault(edge.to_node.name, edge.to_node)
+
+  def reaches(start: str) -> set[str]:
+    seen: set[str] = set()
+    stack = list(successors.get(start, ()))
+    while stack:
+      name = stack.pop()
+      if name not in seen:
+        seen.add(name)
+        stack.extend(successors.get(name, ()))
+    return seen
+
+  reach = {name: reaches(name) for name in nodes}
+  cycles: list[list[BaseNode]] = []
+  placed: set[str] = set()
+  for name in nodes:
+    if name in placed or name not in reach[name]:
+      continue
+    members = [n for n in nodes if n in reach[name] and name in reach[n]]
+    placed.update(members)
+    cycles.append([nodes[n] for n in members])
+  return cycles
