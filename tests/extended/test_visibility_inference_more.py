@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 from typing import AsyncGenerator
+from typing import Optional
 from unittest import mock
 
 from _pr_tests import inference
@@ -34,10 +35,13 @@ from google.adk.agents.llm_agent import LlmAgent
 from google.adk.agents.loop_agent import LoopAgent
 from google.adk.agents.parallel_agent import ParallelAgent
 from google.adk.events.event import Event
+from google.adk.plugins.base_plugin import BasePlugin
 from google.adk.runners import InMemoryRunner
 from google.adk.runners import Runner
 from google.adk.tools.agent_tool import AgentTool
 from google.adk.tools.exit_loop_tool import exit_loop
+from google.adk.tools.long_running_tool import LongRunningFunctionTool
+from google.adk.tools.tool_context import ToolContext
 from google.adk.workflow import FunctionNode
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
@@ -52,6 +56,7 @@ _call = inference._call
 _run = inference._run
 _flags_by_author = inference._flags_by_author
 _sequence = inference._sequence
+_USER_ID = inference._USER_ID
 
 
 @pytest.mark.asyncio
@@ -323,8 +328,35 @@ def test_an_unknown_visibility_on_a_node_names_the_allowed_values():
     Workflow(name='flow', edges=[(START, _agent('a'))], visibility='users')
 
 
+class _FlagRecorder(BasePlugin):
+  """Records what ``on_event_callback`` sees and whether it was stored yet."""
+
+  def __init__(self) -> None:
+    super().__init__(name='flag_recorder')
+    self.seen: list[tuple[str, bool, bool]] = []
+
+  async def on_event_callback(
+      self, *, invocation_context: InvocationContext, event: Event
+  ) -> Optional[Event]:
+    stored_ids = {e.id for e in invocation_context.session.events}
+    if event.content is not None:
+      self.seen.append(
+          (event.author, event.is_user_facing, event.id in stored_ids)
+      )
+    return None
+
+
 # More shapes of the PR test's topology matrix.
 _TOPOLOGIES = {
+    'leaf_override_to_user': (
+        lambda: _sequence(
+            'pipeline',
+            _agent('progress', visibility='user'),
+            _agent('worker'),
+            _agent('answer'),
+        ),
+        {'progress': True, 'worker': False, 'answer': True},
+    ),
     'sequence_nested_first': (
         lambda: _sequence(
             'outer',
@@ -562,3 +594,63 @@ async def test_a_duck_typed_agent_runs_as_without_visibility():
   assert [(e.author, e.visibility, e.is_user_facing) for e in events] == [
       ('double', None, True)
   ]
+
+
+@pytest.mark.asyncio
+async def test_long_running_call_of_internal_agent_reaches_the_user():
+  def request_approval(amount: int, tool_context: ToolContext) -> None:
+    """Asks a human to approve an amount."""
+    del amount, tool_context
+    return None
+
+  def check_budget(amount: int) -> str:
+    """Checks the budget."""
+    return f'budget ok for {amount}'
+
+  pipeline = _sequence(
+      'pipeline',
+      _agent(
+          'approver',
+          _call('check_budget', amount=5),
+          _call('request_approval', amount=5),
+          'waiting',
+          tools=[check_budget, LongRunningFunctionTool(func=request_approval)],
+      ),
+      _agent('closer'),
+  )
+
+  events, _ = await _run(pipeline)
+
+  def call_flags(name: str) -> list[bool]:
+    return [
+        e.is_user_facing
+        for e in events
+        if any(c.name == name for c in e.get_function_calls())
+    ]
+
+  # The client has to answer the long-running call, so it cannot be hidden;
+  # an ordinary call of the same internal agent is.
+  assert call_flags('request_approval') == [True]
+  assert call_flags('check_budget') == [False]
+
+
+@pytest.mark.asyncio
+async def test_flag_is_set_before_plugins_and_persistence():
+  recorder = _FlagRecorder()
+  runner = InMemoryRunner(
+      agent=_sequence('pipeline', _agent('draft'), _agent('final')),
+      app_name='visibility_app',
+      plugins=[recorder],
+  )
+  session = await runner.session_service.create_session(
+      app_name=runner.app_name, user_id=_USER_ID
+  )
+
+  async for _ in runner.run_async(
+      user_id=_USER_ID,
+      session_id=session.id,
+      new_message=types.UserContent(parts=[types.Part(text='go')]),
+  ):
+    pass
+
+  assert recorder.seen == [('draft', False, False), ('final', True, False)]

@@ -24,10 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 from typing import AsyncGenerator
-from typing import Optional
 
 from google.adk.agents.base_agent import BaseAgent
-from google.adk.agents.invocation_context import InvocationContext
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.agents.loop_agent import LoopAgent
 from google.adk.agents.parallel_agent import ParallelAgent
@@ -36,12 +34,9 @@ from google.adk.events.event import Event
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
-from google.adk.plugins.base_plugin import BasePlugin
 from google.adk.runners import InMemoryRunner
 from google.adk.sessions.session import Session
 from google.adk.tools.exit_loop_tool import exit_loop
-from google.adk.tools.long_running_tool import LongRunningFunctionTool
-from google.adk.tools.tool_context import ToolContext
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.genai import types
@@ -199,15 +194,6 @@ _TOPOLOGIES = {
         ),
         {'drafter': True, 'critic': False},
     ),
-    'leaf_override_to_user': (
-        lambda: _sequence(
-            'pipeline',
-            _agent('progress', visibility='user'),
-            _agent('worker'),
-            _agent('answer'),
-        ),
-        {'progress': True, 'worker': False, 'answer': True},
-    ),
     'leaf_override_to_internal': (
         lambda: _sequence(
             'pipeline',
@@ -301,84 +287,6 @@ async def test_user_events_are_user_facing_and_unmarked():
   assert user_events and all(e.is_user_facing for e in user_events)
   assert all(e.visibility is None for e in user_events)
   assert agent_events and all(e.visibility == 'internal' for e in agent_events)
-
-
-@pytest.mark.asyncio
-async def test_long_running_call_of_internal_agent_reaches_the_user():
-  def request_approval(amount: int, tool_context: ToolContext) -> None:
-    """Asks a human to approve an amount."""
-    del amount, tool_context
-    return None
-
-  def check_budget(amount: int) -> str:
-    """Checks the budget."""
-    return f'budget ok for {amount}'
-
-  pipeline = _sequence(
-      'pipeline',
-      _agent(
-          'approver',
-          _call('check_budget', amount=5),
-          _call('request_approval', amount=5),
-          'waiting',
-          tools=[check_budget, LongRunningFunctionTool(func=request_approval)],
-      ),
-      _agent('closer'),
-  )
-
-  events, _ = await _run(pipeline)
-
-  def call_flags(name: str) -> list[bool]:
-    return [
-        e.is_user_facing
-        for e in events
-        if any(c.name == name for c in e.get_function_calls())
-    ]
-
-  # The client has to answer the long-running call, so it cannot be hidden;
-  # an ordinary call of the same internal agent is.
-  assert call_flags('request_approval') == [True]
-  assert call_flags('check_budget') == [False]
-
-
-class _FlagRecorder(BasePlugin):
-  """Records what ``on_event_callback`` sees and whether it was stored yet."""
-
-  def __init__(self) -> None:
-    super().__init__(name='flag_recorder')
-    self.seen: list[tuple[str, bool, bool]] = []
-
-  async def on_event_callback(
-      self, *, invocation_context: InvocationContext, event: Event
-  ) -> Optional[Event]:
-    stored_ids = {e.id for e in invocation_context.session.events}
-    if event.content is not None:
-      self.seen.append(
-          (event.author, event.is_user_facing, event.id in stored_ids)
-      )
-    return None
-
-
-@pytest.mark.asyncio
-async def test_flag_is_set_before_plugins_and_persistence():
-  recorder = _FlagRecorder()
-  runner = InMemoryRunner(
-      agent=_sequence('pipeline', _agent('draft'), _agent('final')),
-      app_name='visibility_app',
-      plugins=[recorder],
-  )
-  session = await runner.session_service.create_session(
-      app_name=runner.app_name, user_id=_USER_ID
-  )
-
-  async for _ in runner.run_async(
-      user_id=_USER_ID,
-      session_id=session.id,
-      new_message=types.UserContent(parts=[types.Part(text='go')]),
-  ):
-    pass
-
-  assert recorder.seen == [('draft', False, False), ('final', True, False)]
 
 
 def test_invalid_agent_visibility_lists_allowed_values():

@@ -38,15 +38,9 @@ CODES = (LOOP_ANSWER,)
 
 def check(root: BaseNode) -> Iterator[Diagnostic]:
   """Reports each inferred user-facing agent inside a loop."""
-  index = _visibility.visibility_index(root)
-  yield from _loop_answers(root, index)
-
-
-def _loop_answers(
-    root: BaseNode, index: _visibility.VisibilityIndex
-) -> Iterator[Diagnostic]:
   from ..agents.base_agent import BaseAgent
 
+  index = _visibility.visibility_index(root)
   for loop_name, members, presenter_hint in _loops(root):
     for node in members:
       # Function nodes and routes compute a value; only agents reply.
@@ -81,40 +75,27 @@ def _loops(root: BaseNode) -> Iterator[tuple[str, list[BaseNode], str]]:
           f'SequentialAgent(sub_agents=[{node.name}, presenter])'
       )
     elif isinstance(node, Workflow):
-      for cycle in _cycles(node):
-        members = [m for c in cycle for m in walk(c)]
-        yield node.name, members, 'a node on the route that leaves the loop'
+      members = [m for n in _nodes_on_cycles(node) for m in walk(n)]
+      yield node.name, members, 'a node on the route that leaves the loop'
 
 
-def _cycles(workflow: BaseNode) -> list[list[BaseNode]]:
-  """Returns the nodes of each cycle of a workflow graph, in graph order."""
+def _nodes_on_cycles(workflow: BaseNode) -> list[BaseNode]:
+  """Returns the nodes of a workflow graph that can run again after running."""
   graph = getattr(workflow, 'graph', None)
-  if graph is None:
-    return []
-  successors: dict[str, set[str]] = {}
-  nodes: dict[str, BaseNode] = {}
-  for edge in graph.edges:
-    successors.setdefault(edge.from_node.name, set()).add(edge.to_node.name)
-    nodes.setdefault(edge.from_node.name, edge.from_node)
-    nodes.setdefault(edge.to_node.name, edge.to_node)
-
-  def reaches(start: str) -> set[str]:
+  successors: dict[str, list[BaseNode]] = {}
+  starts: dict[str, BaseNode] = {}
+  for edge in graph.edges if graph is not None else ():
+    successors.setdefault(edge.from_node.name, []).append(edge.to_node)
+    starts.setdefault(edge.from_node.name, edge.from_node)
+  on_cycles = []
+  for name, node in starts.items():
     seen: set[str] = set()
-    stack = list(successors.get(start, ()))
-    while stack:
-      name = stack.pop()
-      if name not in seen:
-        seen.add(name)
-        stack.extend(successors.get(name, ()))
-    return seen
-
-  reach = {name: reaches(name) for name in nodes}
-  cycles: list[list[BaseNode]] = []
-  placed: set[str] = set()
-  for name in nodes:
-    if name in placed or name not in reach[name]:
-      continue
-    members = [n for n in nodes if n in reach[name] and name in reach[n]]
-    placed.update(members)
-    cycles.append([nodes[n] for n in members])
-  return cycles
+    stack = list(successors[name])
+    while stack and name not in seen:
+      target = stack.pop()
+      if target.name not in seen:
+        seen.add(target.name)
+        stack.extend(successors.get(target.name, ()))
+    if name in seen:
+      on_cycles.append(node)
+  return on_cycles
