@@ -91,9 +91,7 @@ def _router(shape: str) -> tuple[Any, _RecordingLlm]:
   )
 
 
-async def _run(
-    root: Any, run_config: RunConfig
-) -> tuple[list[Event], Session]:
+async def _run(root: Any, run_config: RunConfig) -> tuple[list[Event], Session]:
   if isinstance(root, Workflow):
     runner = InMemoryRunner(node=root, app_name='state_app')
   else:

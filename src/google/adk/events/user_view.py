@@ -56,12 +56,12 @@ from typing import TYPE_CHECKING
 
 from google.genai import types
 
+from . import _state_view
 from ..tools._tool_visibility import FULL
 from ..tools._tool_visibility import HIDDEN
 from ..tools._tool_visibility import MINIMAL
 from ..tools._tool_visibility import stamped_levels
 from ..utils._function_call_names import CLIENT_FUNCTION_CALL_NAMES
-from . import _state_view
 
 if TYPE_CHECKING:
   from ..agents.run_config import RunConfig
