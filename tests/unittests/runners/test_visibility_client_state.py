@@ -39,7 +39,6 @@ from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.genai import types
 from pydantic import Field
-from pydantic import ValidationError
 import pytest
 
 pytestmark = pytest.mark.filterwarnings(
@@ -173,30 +172,3 @@ async def test_annotate_mode_sends_every_state_delta():
 
   deltas = [e.actions.state_delta for e in events if e.author == 'classifier']
   assert deltas == [{'intent': _LABEL}]
-
-
-def test_a_key_written_by_a_user_facing_event_stays_visible():
-  events = [
-      Event(author='classifier', visibility='internal'),
-      Event(author='user'),
-  ]
-  events[0].actions.state_delta = {'intent': 'x', 'draft': 'y'}
-  events[1].actions.state_delta = {'intent': 'z'}
-  state = {'intent': 'z', 'draft': 'y', 'guest': 'Ada'}
-
-  assert state_for_client(state, events) == {'intent': 'z', 'guest': 'Ada'}
-  # Without the events nobody can tell who wrote a key: only named keys.
-  assert state_for_client(state, None, ['guest']) == {'guest': 'Ada'}
-
-
-@pytest.mark.parametrize(
-    ('value', 'message'),
-    [
-        ('intent', "such as ['intent']"),
-        ([1], 'not strings: [1]'),
-        ({'intent': True}, 'takes a list'),
-    ],
-)
-def test_client_state_keys_must_be_a_list_of_str(value, message):
-  with pytest.raises(ValidationError, match=message.replace('[', r'\[')):
-    RunConfig(client_state_keys=value)
