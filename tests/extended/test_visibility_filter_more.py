@@ -43,33 +43,42 @@ _PUBLIC = visibility_filter._PUBLIC
 
 
 @pytest.mark.asyncio
-async def test_state_changes_of_internal_tools_reach_client_and_session():
+async def test_state_changes_of_internal_tools_reach_session_and_named_keys():
   def remember_city(city: str, tool_context: ToolContext) -> str:
     """Remembers the destination."""
     tool_context.state['destination'] = city
     return f'noted {city} {_SECRET}'
 
-  pipeline = SequentialAgent(
-      name='pipeline',
-      sub_agents=[
-          _agent(
-              'planner',
-              types.FunctionCall(name='remember_city', args={'city': 'Oslo'}),
-              f'planned {_SECRET}',
-              tools=[remember_city],
-          ),
-          _agent('booker', _PUBLIC),
-      ],
-  )
+  def pipeline() -> SequentialAgent:
+    return SequentialAgent(
+        name='pipeline',
+        sub_agents=[
+            _agent(
+                'planner',
+                types.FunctionCall(name='remember_city', args={'city': 'Oslo'}),
+                f'planned {_SECRET}',
+                tools=[remember_city],
+            ),
+            _agent('booker', _PUBLIC),
+        ],
+    )
 
-  events, session, _ = await _run(pipeline, RunConfig(visibility_mode='filter'))
+  events, session, _ = await _run(
+      pipeline(), RunConfig(visibility_mode='filter')
+  )
+  named, _, _ = await _run(
+      pipeline(),
+      RunConfig(visibility_mode='filter', client_state_keys=['destination']),
+  )
 
   assert _SECRET not in _received_text(events)
   assert _PUBLIC in _received_text(events)
   # The internal agent's tool shows by name only, as progress.
   calls = [c for e in events for c in e.get_function_calls()]
   assert [(c.name, c.args) for c in calls] == [('remember_city', None)]
-  deltas = [e.actions.state_delta for e in events if e.author == 'planner']
+  # Its state write is kept from the client unless the app names the key.
+  assert 'Oslo' not in _received_text(events)
+  deltas = [e.actions.state_delta for e in named if e.author == 'planner']
   assert {'destination': 'Oslo'} in deltas
   assert session.state['destination'] == 'Oslo'
 

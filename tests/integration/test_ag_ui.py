@@ -111,14 +111,14 @@ def _agents() -> tuple[LlmAgent, LlmAgent]:
       model=_ScriptedLlm(reply=_classifier_reply),
       instruction='Look the guest up, then answer "booking" or "info".',
       tools=[look_up_guest],
-      # A `temp:` key reaches the booker but is neither stored nor sent in
-      # state_delta, so the label does not reach the client through state.
-      output_key='temp:intent',
+      # A plain key: stored in the session, kept from the client by the
+      # adapter (STATE_DELTA, STATE_SNAPSHOT, /agents/state).
+      output_key='intent',
   )
   booker = LlmAgent(
       name='booker',
       model=_ScriptedLlm(reply=_booker_reply),
-      instruction='The request is about {temp:intent}. Help the user.',
+      instruction='The request is about {intent}. Help the user.',
       include_sources=['user', 'self'],
   )
   return classifier, booker
@@ -166,7 +166,7 @@ async def _client(
 
 
 async def _run_turn(
-    client: httpx.AsyncClient, turn: int
+    client: httpx.AsyncClient, turn: int, state: dict[str, Any] | None = None
 ) -> tuple[str, list[dict[str, Any]]]:
   """Sends the user's messages up to ``turn``; returns the raw and parsed SSE."""
   messages = [
@@ -178,7 +178,7 @@ async def _run_turn(
       json={
           'threadId': _THREAD,
           'runId': f'run-{turn}',
-          'state': {},
+          'state': state or {},
           'messages': messages,
           'tools': [],
           'context': [],
@@ -200,11 +200,30 @@ async def _run_turn(
 
 async def _agents_state(client: httpx.AsyncClient) -> tuple[str, list[Any]]:
   """The raw ``/agents/state`` answer and its messages."""
+  body = await _agents_state_body(client)
+  return json.dumps(body), body['messages']
+
+
+async def _agents_state_body(client: httpx.AsyncClient) -> dict[str, Any]:
   response = await client.post('/agents/state', json={'threadId': _THREAD})
   assert response.status_code == 200, response.text
   body = response.json()
   assert body['threadExists'], body
-  return response.text, body['messages']
+  return body
+
+
+def _app_state(state: dict[str, Any]) -> dict[str, Any]:
+  """``state`` without ag-ui-adk's own ``_ag_ui_*`` keys."""
+  return {k: v for k, v in state.items() if not k.startswith('_ag_ui_')}
+
+
+def _state_sent(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+  """The STATE_DELTA patches and STATE_SNAPSHOT states of a run."""
+  return [
+      event.get('snapshot') or event.get('delta')
+      for event in events
+      if event['type'] in ('STATE_DELTA', 'STATE_SNAPSHOT')
+  ]
 
 
 def _live_text(events: list[dict[str, Any]]) -> str:
@@ -326,8 +345,13 @@ async def test_plain_ag_ui_adk_in_filter_mode_shows_internal_content_in_history(
     _, events = await _run_turn(client, 0)
     raw_state, state_messages = await _agents_state(client)
 
-  live = _without(events, 'MESSAGES_SNAPSHOT')
+  # The Runner's events hold no internal text or state; ag-ui-adk's own
+  # STATE_SNAPSHOT, read from the session, holds the label.
+  live = _without(
+      [e for e in events if e['type'] != 'STATE_SNAPSHOT'], 'MESSAGES_SNAPSHOT'
+  )
   assert not any(text in live for text in _INTERNAL)
+  assert {'intent': _LABEL}.items() <= _state_sent(events)[-1].items()
   assert _live_text(events) == _ANSWER
   snapshot = _snapshot(events)
   assert ('assistant', 'classifier', _LABEL, []) in _said(snapshot)
@@ -368,6 +392,48 @@ async def test_adapter_keeps_internal_content_from_everything_sent(make_root):
       message.model_dump(by_alias=True, exclude_none=True)
       for message in adk_events_to_messages(user_view(stored.events))
   ])
+
+
+@_ROOTS
+async def test_adapter_sends_client_state_and_the_keys_the_app_names(make_root):
+  service = InMemorySessionService()
+
+  def agent(**kwargs: Any) -> UserViewADKAgent:
+    return UserViewADKAgent(
+        adk_agent=make_root(),
+        app_name=_APP,
+        user_id=_USER,
+        session_service=service,
+        run_config_factory=_streaming,
+        **kwargs,
+    )
+
+  async with _client(agent(), add_user_view_fastapi_endpoint) as client:
+    _, events = await _run_turn(client, 0, state={'party': 2})
+    body = await _agents_state_body(client)
+  # The client's own key comes back; the classifier's label does not.
+  assert _app_state(_state_sent(events)[-1]) == {'party': 2}
+  assert _app_state(body['state']) == {'party': 2}
+  assert (await _stored(service)).state['intent'] == _LABEL
+
+  async with _client(
+      agent(client_state_keys=['intent']), add_user_view_fastapi_endpoint
+  ) as client:
+    _, events = await _run_turn(client, 1)
+    body = await _agents_state_body(client)
+  assert {'intent': _LABEL} in [
+      {op['path'].lstrip('/'): op['value']}
+      for event in events
+      if event['type'] == 'STATE_DELTA'
+      for op in event['delta']
+  ]
+  assert _app_state(_state_sent(events)[-1]) == {
+      'party': 2,
+      'intent': _LABEL,
+  }
+  assert _app_state(body['state']) == {'party': 2, 'intent': _LABEL}
+  # Naming a key shows its value, never the agent's text.
+  assert ('assistant', 'classifier', _LABEL, []) not in _said(body['messages'])
 
 
 def test_adapter_endpoint_refuses_a_plain_agent():

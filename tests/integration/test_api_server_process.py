@@ -5,7 +5,8 @@ checks the real server: the console script, uvicorn and a SQLite session store.
 
 The server is started on loopback with an agent folder written by the test: a
 ``SequentialAgent`` whose scripted model streams its reply word by word. The
-internal agent speaks a word that the user-facing agent never says.
+internal agent speaks a word that the user-facing agent never says, and
+writes it to ``state['verdict']``.
 """
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ _AGENT_PY = textwrap.dedent(f"""
               LlmAgent(
                   name='classifier',
                   model=ScriptedLlm(reply={_INTERNAL_TEXT!r}),
+                  # Its reply is in state too: kept from the client as well.
+                  output_key='verdict',
               ),
               LlmAgent(
                   name='booker',

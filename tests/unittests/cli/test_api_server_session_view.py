@@ -15,7 +15,8 @@
 """``visibility_mode`` on the session reads: a reloaded chat shows the user's view.
 
 The app serves a ``SequentialAgent`` whose internal first agent replies with
-words that the user-facing agent never repeats.
+words that the user-facing agent never repeats, and writes them to
+``state['verdict']``.
 """
 
 from __future__ import annotations
@@ -73,7 +74,9 @@ class _PipelineLoader(BaseAgentLoader):
         name='pipeline',
         sub_agents=[
             LlmAgent(
-                name='classifier', model=_ScriptedLlm(reply=_INTERNAL_TEXT)
+                name='classifier',
+                model=_ScriptedLlm(reply=_INTERNAL_TEXT),
+                output_key='verdict',
             ),
             LlmAgent(name='booker', model=_ScriptedLlm(reply=_USER_TEXT)),
         ],
@@ -97,9 +100,10 @@ def _client_fixture(tmp_path: Path) -> Iterator[TestClient]:
     yield client
 
 
-def _create_session(client: TestClient, session_id: str) -> None:
+def _create_session(client: TestClient, session_id: str, **extra) -> None:
   response = client.post(
-      f'/apps/{_APP}/users/{_USER}/sessions', json={'session_id': session_id}
+      f'/apps/{_APP}/users/{_USER}/sessions',
+      json={'session_id': session_id, **extra},
   )
   assert response.status_code == 200, response.text
 
@@ -201,3 +205,82 @@ def test_session_list_accepts_filter_mode(client: TestClient):
 
   assert response.status_code == 200
   assert [session['id'] for session in response.json()] == ['listed']
+
+
+def _session(client: TestClient, session_id: str, **params) -> dict:
+  response = client.get(
+      f'/apps/{_APP}/users/{_USER}/sessions/{session_id}', params=params
+  )
+  assert response.status_code == 200, response.text
+  return response.json()
+
+
+@pytest.mark.parametrize('endpoint', ['/run', '/run_sse'])
+def test_internal_state_reaches_neither_the_run_nor_the_session_read(
+    client: TestClient, endpoint: str
+):
+  _create_session(client, 'state', state={'guest': 'Ada'})
+
+  response = client.post(
+      endpoint, json=_request('state', visibility_mode='filter')
+  )
+
+  assert response.status_code == 200
+  assert _USER_TEXT in response.text
+  assert not any(word in response.content for word in _INTERNAL_WORDS)
+  shown = _session(client, 'state', visibility_mode='filter')
+  assert shown['state'] == {'guest': 'Ada'}
+  assert not any(word.decode() in json.dumps(shown) for word in _INTERNAL_WORDS)
+  stored = _session(client, 'state')
+  assert stored['state'] == {'guest': 'Ada', 'verdict': _INTERNAL_TEXT}
+
+
+def test_client_state_keys_name_what_the_client_sees(client: TestClient):
+  _create_session(client, 'named')
+
+  response = client.post(
+      '/run',
+      json=_request(
+          'named', visibility_mode='filter', client_state_keys=['verdict']
+      ),
+  )
+
+  classifier = [e for e in response.json() if e['author'] == 'classifier']
+  assert [e['actions']['stateDelta'] for e in classifier] == [
+      {'verdict': _INTERNAL_TEXT}
+  ]
+  assert 'content' not in classifier[0]
+  shown = _session(
+      client, 'named', visibility_mode='filter', client_state_keys='verdict'
+  )
+  assert shown['state'] == {'verdict': _INTERNAL_TEXT}
+  listed = client.get(
+      f'/apps/{_APP}/users/{_USER}/sessions',
+      params={'visibility_mode': 'filter', 'client_state_keys': 'verdict'},
+  ).json()
+  assert [s['state'] for s in listed] == [{'verdict': _INTERNAL_TEXT}]
+
+
+def test_session_list_in_filter_mode_sends_only_named_state(client: TestClient):
+  # Listed sessions come without their events, which say who wrote a key.
+  _create_session(client, 'listed', state={'guest': 'Ada'})
+  client.post('/run', json=_request('listed', visibility_mode='filter'))
+
+  listed = client.get(
+      f'/apps/{_APP}/users/{_USER}/sessions',
+      params={'visibility_mode': 'filter'},
+  ).json()
+
+  assert [s['state'] for s in listed] == [{}]
+
+
+def test_client_state_keys_must_be_a_list(client: TestClient):
+  _create_session(client, 'bad')
+
+  response = client.post(
+      '/run',
+      json=_request('bad', visibility_mode='filter', client_state_keys='x'),
+  )
+
+  assert response.status_code == 422
+  assert 'client_state_keys' in response.text

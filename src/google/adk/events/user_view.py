@@ -62,6 +62,7 @@ from typing import TYPE_CHECKING
 
 from google.genai import types
 
+from . import _state_view
 from ..tools._tool_visibility import FULL
 from ..tools._tool_visibility import HIDDEN
 from ..tools._tool_visibility import MINIMAL
@@ -71,6 +72,7 @@ from ..utils._function_call_names import CLIENT_FUNCTION_CALL_NAMES
 if TYPE_CHECKING:
   from ..agents.run_config import RunConfig
   from .event import Event
+  from .event_actions import EventActions
 
 ANNOTATE: Final = 'annotate'
 _USER_AUTHOR: Final = 'user'
@@ -109,7 +111,9 @@ def validate_visibility_mode(value: Any) -> Any:
   )
 
 
-def user_view(events: Iterable[Event]) -> list[Event]:
+def user_view(
+    events: Iterable[Event], *, client_state_keys: Iterable[str] = ()
+) -> list[Event]:
   """Returns what the user is meant to see of ``events``.
 
   This is what a run in filter mode yields, so it gives a client that reloads
@@ -118,6 +122,9 @@ def user_view(events: Iterable[Event]) -> list[Event]:
   Args:
     events: Events in order, as a run yields them or a session stores them.
       They are not modified.
+    client_state_keys: State keys the client may see although internal
+      agents write them; an internal agent's ``state_delta`` keeps only
+      these (``RunConfig.client_state_keys``).
 
   Returns:
     User-facing events as they are (a copy where tool traffic is reduced),
@@ -128,7 +135,7 @@ def user_view(events: Iterable[Event]) -> list[Event]:
       This feature is **experimental** and its API or behavior may change in
       future releases.
   """
-  view = _UserView()
+  view = _UserView(frozenset(client_state_keys))
   shown = []
   for event in events:
     shown.extend(view.add(event))
@@ -153,7 +160,7 @@ async def for_caller(
     async for event in events:
       yield event
     return
-  view = _UserView()
+  view = _UserView(frozenset(run_config.client_state_keys or ()))
   async for event in events:
     for shown in view.add(event):
       yield shown
@@ -173,7 +180,8 @@ class _UserView:
   Runner.
   """
 
-  def __init__(self) -> None:
+  def __init__(self, client_state_keys: frozenset[str]) -> None:
+    self._client_state_keys = client_state_keys
     self._invocation_id: Optional[str] = None
     self._answered = False
     self._last_internal_answer: Optional[Event] = None
@@ -184,7 +192,7 @@ class _UserView:
     if event.invocation_id != self._invocation_id:
       shown.extend(self.finish())
       self._invocation_id = event.invocation_id
-    event_for_user = _for_user(event)
+    event_for_user = _for_user(event, self._client_state_keys)
     if event_for_user is not None:
       shown.append(event_for_user)
       if event.author != _USER_AUTHOR and _leaves_user_something(
@@ -222,11 +230,21 @@ def _is_answer(event: Event) -> bool:
   )
 
 
-def _for_user(event: Event) -> Event | None:
+def _for_user(
+    event: Event, client_state_keys: frozenset[str] = frozenset()
+) -> Event | None:
   is_error = bool(event.error_code or event.error_message)
   user_facing = event.is_user_facing
   if not user_facing and event.partial and not is_error:
     return None
+  actions = event.actions
+  if not user_facing:
+    # Its state is its output too: only the keys the client may see remain.
+    delta = _state_view.delta_for_client(event, client_state_keys)
+    if delta is not actions.state_delta or actions.skip_summarization:
+      actions = actions.model_copy(
+          update={'state_delta': delta, 'skip_summarization': None}
+      )
   parts = (event.content.parts if event.content else None) or []
   kept_parts = _parts_for_user(event, parts, user_facing)
   if user_facing and kept_parts is parts:
@@ -238,7 +256,7 @@ def _for_user(event: Event) -> Event | None:
           or any(getattr(event, name) is not None for name in _PAYLOAD_FIELDS)
       )
   )
-  if not said_something and not is_error and not _has_actions(event):
+  if not said_something and not is_error and not _has_actions(actions):
     return None
   update: dict[str, Any] = {
       'content': (
@@ -249,10 +267,8 @@ def _for_user(event: Event) -> Event | None:
   }
   if not user_facing:
     update.update(dict.fromkeys(_PAYLOAD_FIELDS))
-    if event.actions.skip_summarization:
-      update['actions'] = event.actions.model_copy(
-          update={'skip_summarization': None}
-      )
+    if actions is not event.actions:
+      update['actions'] = actions
   if not kept_parts and not is_error:
     # Nothing a client reads as an answer is left; keep the event from being
     # taken for one.
@@ -305,9 +321,9 @@ def _minimal(part: types.Part) -> types.Part:
   )
 
 
-def _has_actions(event: Event) -> bool:
-  """Whether the event's actions carry anything a client may act on."""
-  for value in vars(event.actions).values():
+def _has_actions(actions: EventActions) -> bool:
+  """Whether ``actions`` carry anything a client may act on."""
+  for value in vars(actions).values():
     if value is not None and value != {} and value != []:
       return True
   return False

@@ -21,10 +21,14 @@ stream, but the history it sends (the ``MESSAGES_SNAPSHOT`` at the end of a run
 and ``POST /agents/state``) is built from the stored session events, which keep
 everything: a classifier's label comes back as an assistant message.
 
-Here all three send ``google.adk.events.user_view.user_view`` of the events::
+Here all three send ``google.adk.events.user_view.user_view`` of the events,
+and the state the client receives (``STATE_DELTA``, ``STATE_SNAPSHOT``,
+``/agents/state``) leaves out what only internal agents wrote, except the
+keys named in ``client_state_keys``::
 
   agent = UserViewADKAgent(adk_agent=root_agent, app_name='demo', user_id='u1',
-                           emit_messages_snapshot=True)
+                           emit_messages_snapshot=True,
+                           client_state_keys=['cart'])
   app = FastAPI()
   add_user_view_fastapi_endpoint(app, agent, '/')
 
@@ -47,6 +51,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator
 from collections.abc import Awaitable
 from collections.abc import Callable
+from collections.abc import Iterable
 from collections.abc import Iterator
 import contextlib
 import contextvars
@@ -60,6 +65,7 @@ try:
   from ag_ui.core import EventType
   from ag_ui.core import MessagesSnapshotEvent
   from ag_ui.core import RunAgentInput
+  from ag_ui.core import StateSnapshotEvent
   from ag_ui_adk import add_adk_fastapi_endpoint
   from ag_ui_adk import adk_events_to_messages
   from ag_ui_adk import ADKAgent
@@ -75,6 +81,9 @@ except ImportError as e:
   ) from e
 
 from ..agents.run_config import RunConfig
+from ..events._state_view import internal_keys
+from ..events._state_view import state_for_client
+from ..events._state_view import validate_client_state_keys
 from ..events.user_view import user_view
 from ..sessions.base_session_service import GetSessionConfig
 from ..sessions.session import Session
@@ -84,15 +93,17 @@ logger = logging.getLogger('google_adk.' + __name__)
 _AGENTS_STATE_PATH = '/agents/state'
 """The history route ``add_adk_fastapi_endpoint`` adds, whatever its path."""
 
-_reading_for_client: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    'google_adk_ag_ui_reading_for_client', default=False
+_reading_for_client: contextvars.ContextVar[Optional[tuple[str, ...]]] = (
+    contextvars.ContextVar('google_adk_ag_ui_reading_for_client', default=None)
 )
+"""While a client reads: the state keys it may see although internal agents
+write them."""
 
 
 @contextlib.contextmanager
-def _client_reads() -> Iterator[None]:
-  """Session reads in this block return the user's view of the events."""
-  token = _reading_for_client.set(True)
+def _client_reads(client_state_keys: tuple[str, ...]) -> Iterator[None]:
+  """Session reads in this block return the user's view of the session."""
+  token = _reading_for_client.set(client_state_keys)
   try:
     yield
   finally:
@@ -105,7 +116,8 @@ class _UserViewSessionReads(RequestStateSessionService):
   Outside ``_client_reads()`` (the Runner, ag-ui-adk's tool and resume
   bookkeeping) it is ag-ui-adk's ``RequestStateSessionService`` unchanged.
   Inside, ``get_session`` returns a copy of the session whose events are
-  ``user_view(session.events)``; the stored session is not touched.
+  ``user_view(session.events)`` and whose state leaves out the keys only
+  internal agents wrote; the stored session is not touched.
   """
 
   async def get_session(
@@ -122,38 +134,70 @@ class _UserViewSessionReads(RequestStateSessionService):
         session_id=session_id,
         config=config,
     )
-    if session is None or not _reading_for_client.get():
+    client_state_keys = _reading_for_client.get()
+    if session is None or client_state_keys is None:
       return session
-    return session.model_copy(update={'events': user_view(session.events)})
+    return session.model_copy(
+        update={
+            'events': user_view(
+                session.events, client_state_keys=client_state_keys
+            ),
+            'state': state_for_client(
+                session.state, session.events, client_state_keys
+            ),
+        }
+    )
 
 
 def _in_filter_mode(
     run_config_factory: Callable[[RunAgentInput], RunConfig],
+    client_state_keys: tuple[str, ...],
     input_data: RunAgentInput,
 ) -> RunConfig:
   run_config = run_config_factory(input_data)
-  return run_config.model_copy(update={'visibility_mode': 'filter'})
+  return run_config.model_copy(
+      update={
+          'visibility_mode': 'filter',
+          'client_state_keys': [
+              *run_config.client_state_keys,
+              *client_state_keys,
+          ],
+      }
+  )
 
 
 class UserViewADKAgent(ADKAgent):
   """An ``ADKAgent`` whose clients receive only what the user should see.
 
-  Takes ``ADKAgent``'s arguments (and ``ADKAgent.from_app`` works as well).
-  It differs in three ways:
+  Takes ``ADKAgent``'s arguments (and ``ADKAgent.from_app`` works as well),
+  plus ``client_state_keys``: the state keys the client may see although
+  internal agents write them (a list of str; none by default). It differs in
+  four ways:
 
   * Every run is in ``visibility_mode='filter'``: the RunConfig comes from
-    ``run_config_factory`` (or ag-ui-adk's default) with the mode set, so
-    internal agents' text never reaches the live stream.
+    ``run_config_factory`` (or ag-ui-adk's default) with the mode and
+    ``client_state_keys`` set, so internal agents' text and state never
+    reach the live stream (``STATE_DELTA``).
   * The ``MESSAGES_SNAPSHOT`` a run ends with (``emit_messages_snapshot``) is
     built from ``user_view`` of the session's events, as the live stream was.
+  * Its ``STATE_SNAPSHOT`` events leave out the keys only internal agents
+    wrote.
   * Its session service answers ``/agents/state`` reads with the user's view
-    when served by ``add_user_view_fastapi_endpoint``.
+    (messages and state) when served by ``add_user_view_fastapi_endpoint``.
   """
 
-  def __init__(self, *args: Any, **kwargs: Any) -> None:
+  def __init__(
+      self,
+      *args: Any,
+      client_state_keys: Iterable[str] = (),
+      **kwargs: Any,
+  ) -> None:
     super().__init__(*args, **kwargs)
+    self.client_state_keys: tuple[str, ...] = tuple(
+        validate_client_state_keys(list(client_state_keys))
+    )
     self._run_config_factory = functools.partial(
-        _in_filter_mode, self._run_config_factory
+        _in_filter_mode, self._run_config_factory, self.client_state_keys
     )
     # ADKAgent.__init__ has just made sure the manager's service is ag-ui-adk's
     # RequestStateSessionService; the view goes on top of it. A manager shared
@@ -178,26 +222,51 @@ class UserViewADKAgent(ADKAgent):
           event = await self._user_view_snapshot(input)
           if event is None:
             continue
+        elif event.type == EventType.STATE_SNAPSHOT:
+          event = await self._client_state_snapshot(input, event)
         yield event
 
-  async def _user_view_snapshot(
-      self, input_data: RunAgentInput
-  ) -> Optional[MessagesSnapshotEvent]:
-    """The snapshot ag-ui-adk makes, from the user's view of the session.
+  async def _client_state_snapshot(
+      self, input_data: RunAgentInput, event: StateSnapshotEvent
+  ) -> StateSnapshotEvent:
+    """ag-ui-adk's state snapshot without the keys only internal agents wrote.
 
-    Reads the session service directly: ``SessionManager.get_session`` may
-    answer from a read cache taken before the run.
+    Keys ag-ui-adk merges in (a client tool's predicted state) stay.
+    """
+    snapshot = event.snapshot
+    if not isinstance(snapshot, dict):
+      return event
+    session = await self._read_session(input_data)
+    if session is None:
+      # Who wrote each key cannot be told: only the named keys.
+      shown = state_for_client(snapshot, None, self.client_state_keys)
+    else:
+      hidden = internal_keys(session.events, self.client_state_keys)
+      shown = {k: v for k, v in snapshot.items() if k not in hidden}
+    return event.model_copy(update={'snapshot': shown})
+
+  async def _read_session(self, input_data: RunAgentInput) -> Optional[Session]:
+    """Reads the run's session from the session service directly.
+
+    ``SessionManager.get_session`` may answer from a read cache taken before
+    the run.
     """
     app_name = self._get_app_name(input_data)
     user_id = self._get_user_id(input_data)
     session_id = self._get_backend_session_id(
         input_data.thread_id, user_id, app_name=app_name
     )
-    session = None
-    if session_id is not None:
-      session = await self._session_manager._session_service.get_session(
-          app_name=app_name, user_id=user_id, session_id=session_id
-      )
+    if session_id is None:
+      return None
+    return await self._session_manager._session_service.get_session(
+        app_name=app_name, user_id=user_id, session_id=session_id
+    )
+
+  async def _user_view_snapshot(
+      self, input_data: RunAgentInput
+  ) -> Optional[MessagesSnapshotEvent]:
+    """The snapshot ag-ui-adk makes, from the user's view of the session."""
+    session = await self._read_session(input_data)
     if session is None:
       # Never fall back to ag-ui-adk's snapshot: it shows internal agents.
       logger.warning(
@@ -205,7 +274,9 @@ class UserViewADKAgent(ADKAgent):
           input_data.thread_id,
       )
       return None
-    messages = adk_events_to_messages(user_view(session.events))
+    messages = adk_events_to_messages(
+        user_view(session.events, client_state_keys=self.client_state_keys)
+    )
     if not messages:
       return None
     return MessagesSnapshotEvent(
@@ -230,18 +301,23 @@ def _only_user_view_agents(
           'agent_resolver returned a plain ADKAgent, whose history shows'
           ' internal agents: return a UserViewADKAgent.'
       )
+    if agent is not None and _reading_for_client.get() is not None:
+      # The rest of this /agents/state request reads for the resolved agent.
+      _reading_for_client.set(agent.client_state_keys)
     return agent
 
   return resolve
 
 
-def _with_client_reads(endpoint: Callable[..., Any]) -> Callable[..., Any]:
-  """``endpoint`` with its session reads in the user's view."""
+def _with_client_reads(
+    endpoint: Callable[..., Any], agent: UserViewADKAgent
+) -> Callable[..., Any]:
+  """``endpoint`` with its session reads in ``agent``'s user's view."""
 
   # functools.wraps keeps the signature FastAPI builds the route from.
   @functools.wraps(endpoint)
   async def endpoint_with_client_reads(*args: Any, **kwargs: Any) -> Any:
-    with _client_reads():
+    with _client_reads(agent.client_state_keys):
       return await endpoint(*args, **kwargs)
 
   return endpoint_with_client_reads
@@ -283,7 +359,7 @@ def add_user_view_fastapi_endpoint(
     if isinstance(route, APIRoute) and route.path == _AGENTS_STATE_PATH:
       routes.routes[index] = APIRoute(
           route.path,
-          _with_client_reads(route.endpoint),
+          _with_client_reads(route.endpoint, agent),
           methods=sorted(route.methods),
           name=route.name,
       )
