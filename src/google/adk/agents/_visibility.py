@@ -22,21 +22,35 @@ user-facing or internal with a dictionary lookup instead of a walk over the
 tree. Building it per invocation rather than once per tree keeps it right for
 a tree changed between runs.
 
-Inference, from the root down:
+Inference, from the root down, follows one rule: an agent is internal only
+when, on every path from it to the end of the run, another agent still speaks
+to the user; otherwise it may say the last thing the user hears. An agent
+that is not internal "speaks"; so does a composite or workflow in which such
+an agent runs on every path. Function nodes, joins and routes compute values
+and do not speak. So inference alone never leaves a run without an answer:
 
 * The root is ``'user'`` unless it sets ``visibility`` itself.
-* ``SequentialAgent``: every sub-agent but the last is ``'internal'``; the last
-  one inherits.
-* ``LoopAgent``: its body is ``'internal'``; the user sees what comes after the
-  loop.
-* ``ParallelAgent`` and agents this module has no rule for: sub-agents inherit.
+* ``SequentialAgent``: a sub-agent is internal when a later one speaks, so
+  every sub-agent but the last is internal unless later ones are internal by
+  choice.
+* ``LoopAgent``: the loop can end after its last sub-agent (max_iterations)
+  and after any sub-agent carrying the ``exit_loop`` tool. With something
+  after the loop that speaks, the whole body is internal; at the end of a run
+  those sub-agents speak on every pass.
+* ``ParallelAgent`` and agents this module has no rule for: sub-agents run
+  side by side and inherit.
 * ``LlmAgent``: sub-agents reached by transfer (and task-mode sub-agents, which
   converse with the user) inherit. Agents and nodes the agent runs as tools
   (``AgentTool``, ``mode='single_turn'`` sub-agents, workflows and nodes in
   ``tools``) answer the calling agent, so they are ``'internal'``.
-* ``Workflow``: nodes without an outgoing edge inherit the workflow's
-  visibility; every other node is ``'internal'``. Nested workflows and agents
-  inside nodes recurse.
+* ``Workflow``: the rule over the graph's paths. A node is covered when one
+  of its unconditional successors, or every route it can take, leads to a
+  node that speaks or is covered. A node without outgoing edges ends the
+  workflow (the runtime makes its output the workflow's), and so does a route
+  whose every branch leads back to it, which is a loop's exit test: when no
+  route matches, the workflow ends. Nested workflows and agents inside nodes
+  recurse. Nodes scheduled at run time are placed by
+  ``google.adk.workflow._node_visibility`` from ``use_as_output``.
 
 An explicit ``visibility`` on an agent or node (a workflow, a function node,
 a join) applies to its whole subtree, except descendants that set their own.
