@@ -138,6 +138,9 @@ class VisibilityIndex:
   _event_paths: dict[tuple[str, str], Visibility] = dataclasses.field(
       default_factory=dict
   )
+  _placements: dict[str, tuple[Visibility, bool] | None] = dataclasses.field(
+      default_factory=dict
+  )
 
   def visibility_of_node(self, node: Any) -> Visibility:
     """Returns the effective visibility of an agent or node of this tree.
@@ -227,17 +230,21 @@ class VisibilityIndex:
       ``(visibility, whether it was set explicitly)`` for a node of the tree
       this index was built from, or None for a node scheduled at run time.
     """
+    if path in self._placements:
+      return self._placements[path]
     segments = _NodePathBuilder.from_string(path).static_path.split('/')
-    if segments[0] != self.root_name:
-      anchor = self.path_of_agent.get(segments[0])
-      if anchor is None:
-        return None
+    anchor = self.path_of_agent.get(segments[0])
+    if segments[0] != self.root_name and anchor is not None:
       segments = anchor.split('/') + segments[1:]
     static_path = '/'.join(segments)
     visibility = self.by_path.get(static_path)
-    if visibility is None:
-      return None
-    return visibility, static_path in self.forced_paths
+    placement = None
+    if visibility is not None:
+      placement = visibility, static_path in self.forced_paths
+    if len(self._placements) >= _MAX_MEMOIZED_PATHS:
+      self._placements.clear()
+    self._placements[path] = placement
+    return placement
 
   def _record(
       self, node: BaseNode, path: str, visibility: Visibility, forced: bool
