@@ -3,7 +3,9 @@
 materialize  Write the patched tree to .fork/work/ as a git repository.
 refresh      Regenerate patches/ (and src/) from that repository.
 check        Check the queue against the pristine release.
-export       Write one `git am`-able patch per upstream PR.
+export       Write one `git am`-able patch per upstream PR, each with the
+             summary of its tests: the same run as `gate`; a PR whose tests
+             did not run gets no patch.
 gate         Run upstream's PR checks on every upstream PR: git am, size,
              new mypy errors, pyink/isort/ruff/codespell, the PR's tests.
 format       Format our files with upstream's pyink and isort settings.
@@ -22,7 +24,6 @@ import pathlib
 import sys
 
 from . import check as check_lib
-from . import export as export_lib
 from . import gate as gate_lib
 from . import lint as lint_lib
 from . import upstream
@@ -56,25 +57,19 @@ def _parser() -> argparse.ArgumentParser:
       action='store_true',
       help='skip materialize+refresh (which needs git)',
   )
-  command = commands.add_parser('export')
-  command.add_argument(
-      '--out', type=pathlib.Path, default=pathlib.Path('dist/upstream-prs')
-  )
-  command.add_argument(
-      '--all', action='store_true', help='include fork-only entries'
-  )
-  command.add_argument('--author', help=_AUTHOR_HELP)
-  command = commands.add_parser('gate')
-  command.add_argument(
-      '--out', type=pathlib.Path, default=pathlib.Path('dist/upstream-prs')
-  )
-  command.add_argument('--author', help=_AUTHOR_HELP)
-  command.add_argument(
-      '--pr',
-      action='append',
-      metavar='ID',
-      help='check only this PR (repeatable); default: every upstream PR',
-  )
+  for name in ('export', 'gate'):
+    # Export is the gate: a patch is written only with its tests' summary.
+    command = commands.add_parser(name)
+    command.add_argument(
+        '--out', type=pathlib.Path, default=pathlib.Path('dist/upstream-prs')
+    )
+    command.add_argument('--author', help=_AUTHOR_HELP)
+    command.add_argument(
+        '--pr',
+        action='append',
+        metavar='ID',
+        help='check only this PR (repeatable); default: every upstream PR',
+    )
   commands.add_parser('format')
   commands.add_parser('lint')
   commands.add_parser('upstream')
@@ -104,12 +99,7 @@ def _run(args: argparse.Namespace) -> int:
         'queue ok: every patch applies to pristine google-adk'
         f' {project.upstream_version}; the overlay only adds files'
     )
-  elif args.command == 'export':
-    for path in export_lib.export(
-        project, args.out, args.all, author=args.author
-    ):
-      print(f'wrote {path} (git apply --check: ok)')
-  elif args.command == 'gate':
+  elif args.command in ('export', 'gate'):
     results = gate_lib.gate(project, args.out, author=args.author, only=args.pr)
     failed = [result.pr.id for result in results if not result.ok]
     if failed:

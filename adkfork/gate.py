@@ -165,7 +165,32 @@ def description_problems(pr: queue.PullRequest) -> list[str]:
         'description: no `issue`: name the upstream issue the PR fixes, or'
         ' say in `no-issue` why none exists.'
     ]
-  return []
+  problems = []
+  for name in _BODY_FIELDS:
+    text = getattr(pr, name)
+    match = _FORK_WORD.search(text)
+    if match:
+      line = text[: match.start()].count('\n') + 1
+      problems.append(
+          f'description: `{name.replace("_", "-")}` mentions the fork (line'
+          f' {line}: {match.group(0)!r}); a body upstream reads stands on'
+          ' its own: name the file or the figure, not where it lives here.'
+      )
+  return problems
+
+
+# The manifest fields that end up in the PR's body.
+_BODY_FIELDS = (
+    'no_issue',
+    'problem',
+    'solution',
+    'testing',
+    'e2e',
+    'docs',
+    'size_reason',
+    'upstream_tests',
+)
+_FORK_WORD = re.compile(r'\bfork(?:-only|ed|s)?\b|\badkfork\b', re.IGNORECASE)
 
 
 def pytest_summary(output: str) -> str | None:
@@ -701,12 +726,25 @@ def gate(
   cache = work / 'mypy-cache'
   plugins = work / 'plugins'
   _pristine_repo(project, folder)
-  exports = export_lib.export_each(project, out, author=author)
+  # Fork-only entries are exported too, only to check that they still apply
+  # to pristine upstream; their patches are not kept.
+  exports = export_lib.export_each(
+      project, out, include_fork_only=True, author=author
+  )
   by_id = {item.pr.id: item.pr for item in exports}
   patches = {item.pr.id: item.path for item in exports if item.path}
   results = []
   for item in exports:
     if only and item.pr.id not in only:
+      continue
+    if not item.pr.for_upstream:
+      if item.error:
+        results.append(PrResult(item.pr, failures=[f'export: {item.error}']))
+      print(
+          f'== {item.pr.id} (fork-only): '
+          + (item.error or 'applies to pristine upstream'),
+          flush=True,
+      )
       continue
     result = PrResult(item.pr)
     results.append(result)
@@ -748,7 +786,36 @@ def gate(
     for failure in result.failures:
       title, _, rest = failure.partition('\n')
       _print_block(title, rest)
+  dropped = [
+      pr_id
+      for pr_id in drop_untested_patches(exports, results)
+      if by_id[pr_id].for_upstream and (not only or pr_id in only)
+  ]
   print(f'\n== gate summary ({time.monotonic() - started:.0f}s)')
   print(_table(results))
   print(f'patches (with test summaries) in {out}')
+  if dropped:
+    print(
+        'not written, since their tests did not run here: ' + ', '.join(dropped)
+    )
   return results
+
+
+def drop_untested_patches(
+    exports: list[export_lib.Exported], results: list[PrResult]
+) -> list[str]:
+  """Deletes every exported patch whose PR's tests did not run in this gate.
+
+  Such a patch still says the pytest summary is not recorded, and a body
+  with a placeholder must never be sent: it is either filled or not written.
+
+  Returns:
+    The ids of the PRs whose patches were deleted.
+  """
+  tested = {result.pr.id for result in results if result.test_summary}
+  dropped = []
+  for item in exports:
+    if item.path is not None and item.pr.id not in tested:
+      item.path.unlink(missing_ok=True)
+      dropped.append(item.pr.id)
+  return dropped

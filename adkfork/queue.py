@@ -330,6 +330,9 @@ class PullRequest:
   docs: str = ''
   size_reason: str = ''
   body: str = ''
+  upstream_tests: str = ''
+  """Upstream's own unit tests for the modules the PR touches: what ran,
+  on pristine upstream and with the PR, and the counts."""
 
   @property
   def for_upstream(self) -> bool:
@@ -343,8 +346,14 @@ class PullRequest:
 
 _STRING_FIELDS = ('id', 'subject', 'status')
 _TEMPLATE_FIELDS = ('problem', 'solution', 'testing', 'e2e')
-_OPTIONAL_TEXT_FIELDS = ('docs', 'size-reason', 'no-issue', 'body')
-_ISSUE_RELATIONS = ('fixes', 'part-of')
+_OPTIONAL_TEXT_FIELDS = (
+    'docs',
+    'size-reason',
+    'no-issue',
+    'body',
+    'upstream-tests',
+)
+_ISSUE_RELATIONS = ('fixes', 'addresses', 'part-of')
 _LIST_FIELDS = ('patches', 'modules', 'tests', 'depends-on')
 _KNOWN_FIELDS = frozenset(
     _STRING_FIELDS
@@ -471,6 +480,7 @@ def read_manifest(project: Project) -> list[PullRequest]:
             docs=_text(entry.get('docs', '')),
             size_reason=entry.get('size-reason', '').strip(),
             body=_text(entry.get('body', '')),
+            upstream_tests=_text(entry.get('upstream-tests', '')),
         )
     )
   return prs

@@ -441,14 +441,7 @@ _TOPOLOGIES = {
 @pytest.mark.asyncio
 @pytest.mark.parametrize('topology', sorted(_TOPOLOGIES))
 async def test_more_agent_tree_topologies(topology: str):
-  build, expected = _TOPOLOGIES[topology]
-
-  events, session = await _run(build())
-
-  assert {a: {v} for a, v in expected.items()} == _flags_by_author(events)
-  assert {a: {v} for a, v in expected.items()} == _flags_by_author(
-      session.events
-  )
+  await inference._assert_flags(*_TOPOLOGIES[topology])
 
 
 @pytest.mark.asyncio

@@ -141,7 +141,10 @@ def test_message_follows_the_template_sections():
   positions = [text.index(section) for section in sections]
   assert positions == sorted(positions)
   assert '- [x] I have added or updated unit tests for my change.' in text
+  assert '- [x] I have read the CONTRIBUTING.md document.' in text
+  # Upstream's own tests for the touched modules have not been recorded.
   assert '- [ ] All unit tests pass locally.' in text
+  assert '- [ ] New and existing unit tests pass locally' in text
   assert pr_template.TEST_SUMMARY_PLACEHOLDER in text
   assert '`adk run sample` prints Z.' in text
 
@@ -160,6 +163,28 @@ def test_gate_fills_in_the_summary_of_the_prs_tests():
   assert '- [ ] All unit tests pass locally.' in filled
   assert filled.endswith('---\n diff\n')
   assert pr_template.fill_test_summary(filled, '1 failed in 1s') == filled
+
+
+def test_recorded_upstream_tests_check_the_existing_tests_boxes():
+  counts = "Upstream's tests of workflow/: 812 passed on 2.13.0 and with it."
+  text = pr_template.render_message(_pr(upstream_tests=counts + '\n'))
+
+  assert counts in text
+  assert '- [x] All unit tests pass locally.' in text
+  assert '- [x] New and existing unit tests pass locally' in text
+
+
+def test_only_patches_whose_tests_ran_are_left(tmp_path):
+  tested, untested = _pr(id='tested'), _pr(id='untested')
+  exports = []
+  for pr in (tested, untested):
+    path = tmp_path / f'{pr.id}.patch'
+    path.write_text(pr_template.render_message(pr))
+    exports.append(export.Exported(pr, path=path))
+  results = [gate.PrResult(tested, test_summary='3 passed in 1s')]
+
+  assert gate.drop_untested_patches(exports, results) == ['untested']
+  assert [p.name for p in tmp_path.iterdir()] == ['tested.patch']
 
 
 def test_free_text_body_is_kept_and_reported_by_the_gate():
@@ -250,6 +275,17 @@ def test_an_upstream_pr_without_an_issue_says_why(tmp_path):
   text = pr_template.render_message(pr)
 
   assert reason in text and 'Fixes #' not in text
+
+
+def test_a_pr_that_does_not_resolve_its_issue_addresses_it(tmp_path):
+  entry = _VALID_ENTRY.replace(
+      'issue = 5\n', 'issue = 5\nissue-relation = "addresses"\n'
+  )
+
+  [pr] = queue.read_manifest(_manifest_repo(tmp_path, entry))
+
+  text = pr_template.render_message(pr)
+  assert 'Addresses #5' in text and 'Fixes #5' not in text
 
 
 def test_a_stacked_pr_is_part_of_its_issue(tmp_path):

@@ -208,8 +208,11 @@ _TOPOLOGIES = {
 @pytest.mark.asyncio
 @pytest.mark.parametrize('topology', sorted(_TOPOLOGIES))
 async def test_agent_tree_topologies(topology: str):
-  build, expected = _TOPOLOGIES[topology]
+  await _assert_flags(*_TOPOLOGIES[topology])
 
+
+async def _assert_flags(build: Any, expected: dict[str, bool]) -> None:
+  """Runs the tree and checks each author's flag, live and as stored."""
   events, session = await _run(build())
 
   assert {a: {v} for a, v in expected.items()} == _flags_by_author(events)

@@ -257,11 +257,12 @@ async def test_v0_rows_carry_the_flag_in_custom_metadata(tmp_path: Path):
   assert metadata['booker'] == _RUN_METADATA
 
 
-async def test_sessions_stored_by_earlier_builds_read_back(
+async def test_sessions_stored_in_the_earlier_form_read_back(
     service_factory: _ServiceFactory, request: pytest.FixtureRequest
 ):
-  # Earlier builds of the fork stored tool levels under a second key and, in
-  # the legacy schema, the event's visibility as a string under the key.
+  # An earlier version of this change stored tool levels under a second key
+  # and, in the legacy schema, the event's visibility as a string under the
+  # key.
   old_metadata = {
       'ticket': 'T-1',
       '__adk_internal_tool_visibility': {'c1': 'hidden'},

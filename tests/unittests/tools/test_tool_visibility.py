@@ -200,8 +200,8 @@ async def test_unconfigured_tools_store_nothing():
   assert all(event.custom_metadata is None for event in events)
 
 
-def test_levels_stored_by_earlier_builds_read_back():
-  # Earlier builds of the fork used a second key for the levels.
+def test_levels_stored_in_the_earlier_form_read_back():
+  # An earlier version of this change used a second key for the levels.
   event = Event(
       author='booker',
       custom_metadata={

@@ -22,21 +22,35 @@ user-facing or internal with a dictionary lookup instead of a walk over the
 tree. Building it per invocation rather than once per tree keeps it right for
 a tree changed between runs.
 
-Inference, from the root down:
+Inference, from the root down, follows one rule: an agent is internal only
+when, on every path from it to the end of the run, another agent still speaks
+to the user; otherwise it may say the last thing the user hears. An agent
+that is not internal "speaks"; so does a composite or workflow in which such
+an agent runs on every path. Function nodes, joins and routes compute values
+and do not speak. So inference alone never leaves a run without an answer:
 
 * The root is ``'user'`` unless it sets ``visibility`` itself.
-* ``SequentialAgent``: every sub-agent but the last is ``'internal'``; the last
-  one inherits.
-* ``LoopAgent``: its body is ``'internal'``; the user sees what comes after the
-  loop.
-* ``ParallelAgent`` and agents this module has no rule for: sub-agents inherit.
+* ``SequentialAgent``: a sub-agent is internal when a later one speaks, so
+  every sub-agent but the last is internal unless later ones are internal by
+  choice.
+* ``LoopAgent``: the loop can end after its last sub-agent (max_iterations)
+  and after any sub-agent carrying the ``exit_loop`` tool. With something
+  after the loop that speaks, the whole body is internal; at the end of a run
+  those sub-agents speak on every pass.
+* ``ParallelAgent`` and agents this module has no rule for: sub-agents run
+  side by side and inherit.
 * ``LlmAgent``: sub-agents reached by transfer (and task-mode sub-agents, which
   converse with the user) inherit. Agents and nodes the agent runs as tools
   (``AgentTool``, ``mode='single_turn'`` sub-agents, workflows and nodes in
   ``tools``) answer the calling agent, so they are ``'internal'``.
-* ``Workflow``: nodes without an outgoing edge inherit the workflow's
-  visibility; every other node is ``'internal'``. Nested workflows and agents
-  inside nodes recurse.
+* ``Workflow``: the rule over the graph's paths. A node is covered when one
+  of its unconditional successors, or every route it can take, leads to a
+  node that speaks or is covered. A node without outgoing edges ends the
+  workflow (the runtime makes its output the workflow's), and so does a route
+  whose every branch leads back to it, which is a loop's exit test: when no
+  route matches, the workflow ends. Nested workflows and agents inside nodes
+  recurse. Nodes scheduled at run time are placed by
+  ``google.adk.workflow._node_visibility`` from ``use_as_output``.
 
 An explicit ``visibility`` on an agent or node (a workflow, a function node,
 a join) applies to its whole subtree, except descendants that set their own.
@@ -122,6 +136,9 @@ class VisibilityIndex:
   """Static paths whose visibility was set explicitly, on the node or on an
   ancestor, rather than inferred."""
   _event_paths: dict[tuple[str, str], Visibility] = dataclasses.field(
+      default_factory=dict
+  )
+  _placements: dict[str, tuple[Visibility, bool] | None] = dataclasses.field(
       default_factory=dict
   )
 
@@ -213,17 +230,21 @@ class VisibilityIndex:
       ``(visibility, whether it was set explicitly)`` for a node of the tree
       this index was built from, or None for a node scheduled at run time.
     """
+    if path in self._placements:
+      return self._placements[path]
     segments = _NodePathBuilder.from_string(path).static_path.split('/')
-    if segments[0] != self.root_name:
-      anchor = self.path_of_agent.get(segments[0])
-      if anchor is None:
-        return None
+    anchor = self.path_of_agent.get(segments[0])
+    if segments[0] != self.root_name and anchor is not None:
       segments = anchor.split('/') + segments[1:]
     static_path = '/'.join(segments)
     visibility = self.by_path.get(static_path)
-    if visibility is None:
-      return None
-    return visibility, static_path in self.forced_paths
+    placement = None
+    if visibility is not None:
+      placement = visibility, static_path in self.forced_paths
+    if len(self._placements) >= _MAX_MEMOIZED_PATHS:
+      self._placements.clear()
+    self._placements[path] = placement
+    return placement
 
   def _record(
       self, node: BaseNode, path: str, visibility: Visibility, forced: bool

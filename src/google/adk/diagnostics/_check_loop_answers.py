@@ -23,6 +23,7 @@ builder meant; the finding names it and says how to choose another answer.
 
 from __future__ import annotations
 
+from typing import Any
 from typing import Iterator
 
 from ..agents import _visibility
@@ -82,20 +83,12 @@ def _loops(root: BaseNode) -> Iterator[tuple[str, list[BaseNode], str]]:
 def _nodes_on_cycles(workflow: BaseNode) -> list[BaseNode]:
   """Returns the nodes of a workflow graph that can run again after running."""
   graph = getattr(workflow, 'graph', None)
-  successors: dict[str, list[BaseNode]] = {}
-  starts: dict[str, BaseNode] = {}
+  outgoing: dict[str, list[Any]] = {}
   for edge in graph.edges if graph is not None else ():
-    successors.setdefault(edge.from_node.name, []).append(edge.to_node)
-    starts.setdefault(edge.from_node.name, edge.from_node)
-  on_cycles = []
-  for name, node in starts.items():
-    seen: set[str] = set()
-    stack = list(successors[name])
-    while stack and name not in seen:
-      target = stack.pop()
-      if target.name not in seen:
-        seen.add(target.name)
-        stack.extend(successors.get(target.name, ()))
-    if name in seen:
-      on_cycles.append(node)
-  return on_cycles
+    outgoing.setdefault(edge.from_node.name, []).append(edge)
+  reachable = _visibility._reachability(outgoing)
+  return [
+      edges[0].from_node
+      for name, edges in outgoing.items()
+      if name in reachable[name]
+  ]

@@ -18,7 +18,7 @@
 event's tool traffic by function call id (``{'<call id>': 'hidden'}``), and,
 only in storage layouts without a field for it, ``'event'``, the event's own
 ``visibility``. The internal prefix keeps callers from setting it and API
-responses from showing it. Earlier builds of the google-adk fork stored the
+responses from showing it. An earlier version of this change stored the
 visibility as a plain string under this key and the levels under
 ``__adk_internal_tool_visibility``; both still read back.
 """
