@@ -6,17 +6,20 @@ legacy (v0) tables already exist keeps that schema.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.agents.run_config import RunConfig
 from google.adk.agents.sequential_agent import SequentialAgent
+from google.adk.events._internal_metadata import public_metadata
 from google.adk.events.event import Event
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import Runner
 from google.adk.sessions.database_session_service import DatabaseSessionService
 from google.adk.sessions.schemas import v0
+from google.adk.tools._tool_visibility import stamped_levels
 from google.genai import types
 import pytest
 from sqlalchemy import text
@@ -143,10 +146,48 @@ async def test_v0_schema_on_postgres(postgres_server):
   )
   metadata = {author: value for author, value in rows}
   assert metadata['booker'] == _RUN_METADATA
-  internal = {
-      k: v for k, v in metadata['classifier'].items() if k.startswith('__adk')
+  assert metadata['classifier'] == {
+      **_RUN_METADATA,
+      '__adk_internal_visibility': {'event': 'internal'},
   }
-  assert list(internal.values()) == ['internal']
-  assert {
-      k: v for k, v in metadata['classifier'].items() if k not in internal
-  } == _RUN_METADATA
+
+
+async def test_v0_rows_of_earlier_builds_read_back_on_postgres(
+    postgres_server,
+):
+  url = postgres_server.new_database()
+  engine = create_async_engine(url)
+  async with engine.begin() as connection:
+    await connection.run_sync(v0.Base.metadata.create_all)
+  await _write_and_read(url)
+  # The form earlier builds of the fork wrote: the visibility as a string,
+  # the tool levels under a second key.
+  old_metadata = {
+      **_RUN_METADATA,
+      '__adk_internal_visibility': 'internal',
+      '__adk_internal_tool_visibility': {'c1': 'hidden'},
+  }
+  async with engine.begin() as connection:
+    await connection.execute(
+        text(
+            'UPDATE events SET custom_metadata = CAST(:old AS jsonb)'
+            " WHERE author = 'classifier'"
+        ),
+        {'old': json.dumps(old_metadata)},
+    )
+  await engine.dispose()
+
+  reader = DatabaseSessionService(url)
+  session = await reader.get_session(
+      app_name=_APP, user_id=_USER, session_id=_SESSION
+  )
+  await reader.close()
+
+  assert session is not None
+  classifier = session.events[1]
+  assert (classifier.author, classifier.visibility) == (
+      'classifier',
+      'internal',
+  )
+  assert stamped_levels(classifier) == {'c1': 'hidden'}
+  assert public_metadata(classifier.custom_metadata) == _RUN_METADATA

@@ -116,7 +116,7 @@ def _run(*args: str, stdin: str = ''):
   )
 
 
-def test_default_shows_internal_steps_as_progress(tmp_path):
+def test_default_minimal_shows_internal_steps_as_progress_lines(tmp_path):
   result = _run(_folder(tmp_path), stdin='A flight to Rome?\nexit\n')
 
   assert result.exit_code == 0
@@ -155,7 +155,7 @@ def test_end_of_input_ends_the_session_like_exit(tmp_path):
 @pytest.mark.parametrize(
     'internal, shown',
     [
-        ('progress', _PROGRESS + [_ANSWER]),
+        ('minimal', _PROGRESS + [_ANSWER]),
         ('hidden', [_ANSWER]),
         ('full', ['[classifier]: booking', _ANSWER]),
     ],
@@ -177,8 +177,8 @@ def _jsonl(folder: str, internal: str) -> list[dict]:
   ]
 
 
-def test_jsonl_progress_has_internal_events_without_their_content(tmp_path):
-  events = _jsonl(_folder(tmp_path), 'progress')
+def test_jsonl_minimal_has_internal_events_without_their_content(tmp_path):
+  events = _jsonl(_folder(tmp_path), 'minimal')
 
   assert [e['author'] for e in events] == ['classifier'] * 3 + ['answerer']
   call = events[0]['content']['parts'][0]['functionCall']
@@ -262,7 +262,7 @@ def test_bad_internal_value_names_the_allowed_values(tmp_path):
   )
 
   assert result.exit_code == 2
-  assert "'progress', 'hidden', 'full'" in result.output
+  assert "'hidden', 'minimal', 'full'" in result.output
 
 
 @pytest.mark.asyncio

@@ -30,14 +30,13 @@ from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
+from google.adk.tools._tool_visibility import stamped_levels
 from google.adk.tools.agent_tool import AgentTool
 from google.adk.tools.function_tool import FunctionTool
 from google.genai import types
 from pydantic import Field
 from pydantic import ValidationError
 import pytest
-
-_LEVELS_KEY = '__adk_internal_tool_visibility'
 
 
 class _ScriptedLlm(BaseLlm):
@@ -97,7 +96,7 @@ def _levels(events: list[Event]) -> list[tuple[str, str, str]]:
   """(call name, 'call' or 'response', level) for each stored level."""
   found = []
   for event in events:
-    levels = (event.custom_metadata or {}).get(_LEVELS_KEY, {})
+    levels = stamped_levels(event)
     for call in event.get_function_calls():
       if call.id in levels:
         found.append((call.name, 'call', levels[call.id]))
@@ -157,6 +156,10 @@ async def test_levels_are_stored_with_the_events_they_apply_to():
       ('_audit', 'call', 'hidden'),
       ('_audit', 'response', 'hidden'),
   ]
+  call_id = events[3].get_function_calls()[0].id
+  assert events[3].custom_metadata == {
+      '__adk_internal_visibility': {'tools': {call_id: 'hidden'}}
+  }
 
 
 @pytest.mark.asyncio
@@ -195,3 +198,17 @@ async def test_unconfigured_tools_store_nothing():
 
   assert len(events) == 4
   assert all(event.custom_metadata is None for event in events)
+
+
+def test_levels_stored_in_the_earlier_form_read_back():
+  # An earlier version of this change used a second key for the levels.
+  event = Event(
+      author='booker',
+      custom_metadata={
+          'note': 'mine',
+          '__adk_internal_visibility': 'internal',
+          '__adk_internal_tool_visibility': {'c1': 'hidden'},
+      },
+  )
+
+  assert stamped_levels(event) == {'c1': 'hidden'}

@@ -16,13 +16,14 @@
 
 In a pipeline only some agents speak to the user (``Event.is_user_facing``);
 the others, such as a classifier whose label routes the turn, work for another
-agent. ``adk run --internal`` chooses how their events reach the terminal:
+agent. ``adk run --internal`` chooses how much of their work reaches the
+terminal, in the words of the tool levels (``BaseTool.user_visibility``):
 
-* ``progress`` (the default): the run uses
-  ``RunConfig(visibility_mode='filter')``, so internal events arrive without
-  their text, and each prints as one dim line such as
-  ``  classifier (internal): working``.
-* ``hidden``: the same run, and nothing is printed for internal events.
+* ``hidden``: the run uses ``RunConfig(visibility_mode='filter')``, and
+  nothing is printed for internal events.
+* ``minimal`` (the default): the same run, so internal events arrive without
+  their text, and each prints as one dim line with the agent's name and its
+  tool names, such as ``  classifier (internal): calling search_flights``.
 * ``full``: the run and the output are the same as without the option: every
   agent's text is a chat line.
 
@@ -48,10 +49,10 @@ from ..diagnostics._run_start import logger as _run_start_logger
 from ..events.event import Event
 from ..events.user_view import user_view
 
-PROGRESS: Final = 'progress'
 HIDDEN: Final = 'hidden'
+MINIMAL: Final = 'minimal'
 FULL: Final = 'full'
-INTERNAL_CHOICES: Final[tuple[str, ...]] = (PROGRESS, HIDDEN, FULL)
+INTERNAL_CHOICES: Final[tuple[str, ...]] = (HIDDEN, MINIMAL, FULL)
 
 # Actions that record what an agent produced; the others only steer the run.
 _STATE_ACTIONS: Final = ('state_delta', 'artifact_delta')
@@ -114,7 +115,7 @@ class ConsoleView:
     Returns:
       True when the event has been dealt with here, False when the caller
       prints it as usual: every event in ``full``, user-facing events, and
-      internal ones in JSON lines in ``progress``.
+      internal ones in JSON lines in ``minimal``.
     """
     if self.internal == FULL or event.is_user_facing:
       self._last_line = None

@@ -12,70 +12,61 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Stores ``Event.visibility`` where a storage layout has no place for it.
+"""The one ``custom_metadata`` key that says what a client may see of an event.
 
-Two layouts store an event field by field and cannot grow a field: the legacy
-database schema (one column per field; a new column would make the tables
-differ from the ones every other ADK version expects) and the Vertex AI
-sessions API when the installed SDK rejects ``raw_event`` (the API defines the
-fields). The visibility travels in ``custom_metadata`` instead, under an
-ADK-internal key, which versions that do not know it keep as opaque metadata
-and strip from API responses.
+``__adk_internal_visibility`` holds a dict: ``'tools'``, the levels of the
+event's tool traffic by function call id (``{'<call id>': 'hidden'}``), and,
+only in storage layouts without a field for it, ``'event'``, the event's own
+``visibility``. The internal prefix keeps callers from setting it and API
+responses from showing it. An earlier version of this change stored the
+visibility as a plain string under this key and the levels under
+``__adk_internal_tool_visibility``; both still read back.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from typing import Final
-from typing import TYPE_CHECKING
 
 from ._internal_metadata import INTERNAL_METADATA_PREFIX
 
-if TYPE_CHECKING:
-  from .event import Event
-
 VISIBILITY_METADATA_KEY: Final = INTERNAL_METADATA_PREFIX + 'visibility'
-"""``custom_metadata`` key holding the visibility of a stored event."""
+TOOLS: Final = 'tools'
+EVENT: Final = 'event'
+_OLD_TOOLS_KEY: Final = INTERNAL_METADATA_PREFIX + 'tool_visibility'
 
-_STORED_VISIBILITIES: Final = ('user', 'internal')
+
+def read_entries(metadata: Any) -> dict[str, Any]:
+  """Returns a copy of the entries stored in an event's ``custom_metadata``."""
+  if not isinstance(metadata, Mapping):
+    return {}
+  stored = metadata.get(VISIBILITY_METADATA_KEY)
+  entries = dict(stored) if isinstance(stored, Mapping) else {}
+  if isinstance(stored, str):
+    entries[EVENT] = stored
+  old_tools = metadata.get(_OLD_TOOLS_KEY)
+  if TOOLS not in entries and isinstance(old_tools, Mapping):
+    entries[TOOLS] = old_tools
+  return entries
 
 
-def custom_metadata_for_storage(event: Event) -> dict[str, Any] | None:
-  """Returns the event's ``custom_metadata`` with its visibility folded in.
+def with_entries(metadata: Any, **entries: Any) -> dict[str, Any] | None:
+  """Returns a copy of ``custom_metadata`` with entries set (None removes one).
 
-  Args:
-    event: The event being written. It is not modified.
-
-  Returns:
-    The metadata to store: the event's own when it has no visibility set,
-    otherwise a copy that also carries the visibility.
+  The other keys are kept; the entries are written in the current form, and
+  the result is None when nothing is left.
   """
-  if event.visibility is None:
-    return event.custom_metadata
-  return {
-      **(event.custom_metadata or {}),
-      VISIBILITY_METADATA_KEY: event.visibility,
+  merged = {
+      name: value
+      for name, value in {**read_entries(metadata), **entries}.items()
+      if value is not None
   }
-
-
-def restore_from_storage(event: Event) -> Event:
-  """Moves a stored visibility out of ``custom_metadata`` back onto the event.
-
-  Args:
-    event: An event just read from storage. It is modified in place.
-
-  Returns:
-    The same event.
-  """
-  metadata = event.custom_metadata
-  if not isinstance(metadata, dict) or VISIBILITY_METADATA_KEY not in metadata:
-    return event
-  stored = metadata[VISIBILITY_METADATA_KEY]
-  event.custom_metadata = {
+  kept = {
       key: value
-      for key, value in metadata.items()
-      if key != VISIBILITY_METADATA_KEY
-  } or None
-  if stored in _STORED_VISIBILITIES:
-    event.visibility = stored
-  return event
+      for key, value in (metadata or {}).items()
+      if key not in (VISIBILITY_METADATA_KEY, _OLD_TOOLS_KEY)
+  }
+  if merged:
+    kept[VISIBILITY_METADATA_KEY] = merged
+  return kept or None

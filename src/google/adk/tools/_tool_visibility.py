@@ -34,8 +34,9 @@ Traffic the client must act on is always ``'full'``: long-running and
 client-executed calls, tool confirmations, credential and input requests.
 
 The level is decided when the event is produced, where the tool objects are
-known, and stored with the event under an ADK-internal ``custom_metadata`` key,
-so stored events alone say what a client may see of them.
+known, and stored with the event in its ADK-internal visibility entry (see
+``events/_visibility_metadata.py``), so stored events alone say what a client
+may see of them.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from typing import Final
 from typing import Literal
 from typing import TYPE_CHECKING
 
-from ..events._internal_metadata import INTERNAL_METADATA_PREFIX
+from ..events import _visibility_metadata
 from ..utils._function_call_names import CLIENT_FUNCTION_CALL_NAMES
 
 if TYPE_CHECKING:
@@ -64,11 +65,6 @@ HIDDEN: Final = 'hidden'
 MINIMAL: Final = 'minimal'
 FULL: Final = 'full'
 ALLOWED_TOOL_VISIBILITIES: Final[tuple[str, ...]] = (HIDDEN, MINIMAL, FULL)
-
-TOOL_VISIBILITY_METADATA_KEY: Final = (
-    INTERNAL_METADATA_PREFIX + 'tool_visibility'
-)
-"""``custom_metadata`` key of the levels set on an event, by function call id."""
 
 _TABLE_METADATA_KEY: Final = '_adk_tool_visibility_table'
 
@@ -208,18 +204,15 @@ def stamp_event(event: Event, invocation_context: InvocationContext) -> None:
     if level is not None:
       levels[call.id] = level
   if levels:
-    event.custom_metadata = {
-        **(event.custom_metadata or {}),
-        TOOL_VISIBILITY_METADATA_KEY: levels,
-    }
+    event.custom_metadata = _visibility_metadata.with_entries(
+        event.custom_metadata, tools=levels
+    )
 
 
 def stamped_levels(event: Event) -> Mapping[str, Any]:
   """Returns the levels stored on an event, by function call id."""
-  metadata = event.custom_metadata
-  if not isinstance(metadata, Mapping):
-    return {}
-  levels = metadata.get(TOOL_VISIBILITY_METADATA_KEY)
+  entries = _visibility_metadata.read_entries(event.custom_metadata)
+  levels = entries.get(_visibility_metadata.TOOLS)
   return levels if isinstance(levels, Mapping) else {}
 
 
