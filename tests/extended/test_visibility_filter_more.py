@@ -40,6 +40,7 @@ _received_text = visibility_filter._received_text
 _USER_ID = visibility_filter._USER_ID
 _SECRET = visibility_filter._SECRET
 _PUBLIC = visibility_filter._PUBLIC
+_final_texts = visibility_filter._final_texts
 
 
 @pytest.mark.asyncio
@@ -186,3 +187,39 @@ async def test_calls_the_client_must_answer_reach_it_in_full(
   assert shown[client_call].args
   assert shown[client_call] == stored[client_call]
   assert _SECRET not in _received_text(events)
+
+
+@pytest.mark.asyncio
+async def test_tool_levels_of_a_user_facing_agent():
+  def lookup_booking(code: str) -> dict[str, str]:
+    return {'status': f'confirmed {code}'}
+
+  def audit(note: str) -> dict[str, str]:
+    return {'logged': note}
+
+  agent = _agent(
+      'booker',
+      types.FunctionCall(name='lookup_booking', args={'code': 'AB12'}),
+      types.FunctionCall(name='audit', args={'note': _SECRET}),
+      _PUBLIC,
+      tools=[lookup_booking, audit],
+      tool_visibility={'audit': 'hidden'},
+  )
+
+  events, session, _ = await _run(agent, RunConfig(visibility_mode='filter'))
+
+  assert _SECRET not in _received_text(events)
+  assert 'audit' not in _received_text(events)
+  lookup = [e for e in events if e.get_function_calls()]
+  assert lookup[0].get_function_calls()[0].args == {'code': 'AB12'}
+  assert _final_texts(events) == [_PUBLIC]
+  assert len(events) == 3
+  assert len([e for e in session.events if e.author == 'booker']) == 5
+
+
+@pytest.mark.asyncio
+async def test_a_user_facing_answer_needs_no_fallback():
+  events, _, _ = await _run(_pipeline(), RunConfig(visibility_mode='filter'))
+
+  assert _final_texts(events) == [_PUBLIC]
+  assert sum(e.author == 'booker' for e in events) == 1

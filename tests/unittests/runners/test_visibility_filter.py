@@ -259,34 +259,6 @@ async def test_single_turn_sub_agent_shows_its_tool_calls_by_name_only():
 
 
 @pytest.mark.asyncio
-async def test_tool_levels_of_a_user_facing_agent():
-  def lookup_booking(code: str) -> dict[str, str]:
-    return {'status': f'confirmed {code}'}
-
-  def audit(note: str) -> dict[str, str]:
-    return {'logged': note}
-
-  agent = _agent(
-      'booker',
-      types.FunctionCall(name='lookup_booking', args={'code': 'AB12'}),
-      types.FunctionCall(name='audit', args={'note': _SECRET}),
-      _PUBLIC,
-      tools=[lookup_booking, audit],
-      tool_visibility={'audit': 'hidden'},
-  )
-
-  events, session, _ = await _run(agent, RunConfig(visibility_mode='filter'))
-
-  assert _SECRET not in _received_text(events)
-  assert 'audit' not in _received_text(events)
-  lookup = [e for e in events if e.get_function_calls()]
-  assert lookup[0].get_function_calls()[0].args == {'code': 'AB12'}
-  assert _final_texts(events) == [_PUBLIC]
-  assert len(events) == 3
-  assert len([e for e in session.events if e.author == 'booker']) == 5
-
-
-@pytest.mark.asyncio
 async def test_reloaded_conversation_matches_what_was_streamed():
   events, session, _ = await _run(
       _pipeline(),
@@ -422,11 +394,3 @@ async def test_a_run_without_a_user_facing_answer_shows_its_last_one():
   assert [e.is_user_facing for e in stored_booker] == [False]
   reloaded = [e for e in user_view(session.events) if e.author != 'user']
   assert [e.model_dump() for e in reloaded] == [e.model_dump() for e in events]
-
-
-@pytest.mark.asyncio
-async def test_a_user_facing_answer_needs_no_fallback():
-  events, _, _ = await _run(_pipeline(), RunConfig(visibility_mode='filter'))
-
-  assert _final_texts(events) == [_PUBLIC]
-  assert sum(e.author == 'booker' for e in events) == 1
