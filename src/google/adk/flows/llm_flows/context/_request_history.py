@@ -12,27 +12,15 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Builds an agent's request history in a few walks, without throw-away events.
+"""Builds an agent's request history in three walks, without throw-away events.
 
-``_contents._get_contents`` builds the contents of every model request from
-the session. ``RequestHistory`` does it in three walks:
-
-1. over the session: rewinds, the single-turn node filter and the inclusion
-   rules (``_should_include_event_in_context`` and the tool sub-branch rule,
-   the latter decided once per branch), then compaction;
-2. over the visible events: transcriptions are merged, an optional ``admit``
-   callable narrows each event, and other agents' messages are recast straight
-   into a new ``Content`` (no ``Event`` around it);
-3. over what is left: each content is copied once, and a recast one, already
-   new, not at all.
-
-Between 2 and 3 the functions of ``tools._rearranger`` pair tool responses
-with their calls. They change a history only when a response is not right
-after the call it answers (a long-running tool's late result, parallel results
-that arrived apart, a response with no call, a call id used again) or when a
-call is never answered. Walk 2 notes whether the history has such a response
-or call; when it has none, the rearranging is skipped, since it would return
-the history unchanged.
+Over the session: the inclusion rules, then compaction. Over the visible
+events: transcriptions are merged, `admit` may narrow each event, and other
+agents' messages are recast straight into a new ``Content``. Over what is
+left: each session content is copied once. The functions of
+``tools._rearranger`` pair tool responses with their calls in between; they
+are skipped when every response already sits right after its call and every
+call is answered, where they would return the history unchanged.
 """
 
 from __future__ import annotations
@@ -70,18 +58,7 @@ class RequestHistory:
       is_single_turn: bool = False,
       include_thoughts_from_other_agents: bool = False,
   ):
-    """Walks the session once and keeps the events the agent may see.
-
-    Args:
-      current_branch: The current branch of the agent.
-      events: The session events, oldest first.
-      agent_name: The name of the agent the request is for.
-      isolation_scope: The agent's isolation scope. None means unscoped.
-      node_path: The current workflow node path, if running as a node.
-      is_single_turn: Whether the agent's history is cut to its node path.
-      include_thoughts_from_other_agents: Whether other agents' thoughts are
-        shown to the agent.
-    """
+    """Keeps the events the agent may see (arguments of `_get_contents`)."""
     self._branch = current_branch
     self._events = events
     self._agent_name = agent_name
@@ -116,7 +93,7 @@ class RequestHistory:
     ]
 
   def _is_on_tool_branch(self, event: Event) -> bool:
-    """`_contents._is_tool_sub_branch_event`, decided once per branch."""
+    """`_contents._is_tool_sub_branch_event`, once per branch."""
     branch = event.branch or ''
     verdict = self._tool_branch_verdicts.get(branch)
     if verdict is None:
@@ -140,11 +117,10 @@ class RequestHistory:
     """Builds the request contents from the visible events.
 
     Args:
-      preserve_function_call_ids: Whether to keep ``adk-`` function call ids.
-      isolation_scope: The agent's isolation scope, for its task input.
-      is_single_turn: Whether the agent runs as a single-turn node.
-      user_content: The task input of a scoped agent whose delegating call is
-        not in the session.
+      preserve_function_call_ids: As in `_get_contents`.
+      isolation_scope: As in `_get_contents`.
+      is_single_turn: As in `_get_contents`.
+      user_content: As in `_get_contents`.
       admit: Called on each event once transcriptions are merged and before
         other agents' messages are recast; returns what of the event the agent
         may see, or None to leave it out.
@@ -310,16 +286,9 @@ class RequestHistory:
 def _rearranging_changes_nothing(
     paired: bool, call_ids: set[str], settled_ids: set[str]
 ) -> bool:
-  """Whether the rearranging functions would return the events unchanged.
-
-  They do when every response sits right after the calls it answers (see
-  `_answers`) and every call with an id has a response or is long-running.
-
-  Args:
-    paired: Whether every response sits right after the calls it answers.
-    call_ids: The ids of the calls in the events.
-    settled_ids: The ids of the responses and of the long-running calls.
-  """
+  """Whether the rearranging functions would return the events unchanged:
+  every response sits right after the calls it answers (see `_answers`), and
+  every call with an id has a response or is long-running."""
   return paired and call_ids <= settled_ids
 
 
