@@ -80,7 +80,7 @@ _SHORT_LABELS = {
 }
 
 _FULL = {
-    'events': [1_000, 5_000, 10_000, 50_000],
+    'events': [1_000, 5_000, 10_000, 20_000, 50_000],
     'repeats': 3,
     'turns': 20,
     'throughput_turns': 40,
@@ -107,6 +107,39 @@ _SMOKE = {
 }
 _FILTER_TARGET = 1.05
 """Issue 21: a turn in filter mode costs at most this much of annotate's."""
+
+# Issue 22: what the fork's request history must keep, judged on per-round
+# ratios (fork/upstream). (label, measurement, size, variant, bound, at most).
+_TARGETS = (
+    ('_get_contents, 5,000 events', 'get_contents', 5_000, 'unfiltered', 0.25),
+    (
+        '_get_contents, 10,000 events',
+        'get_contents',
+        10_000,
+        'unfiltered',
+        0.25,
+    ),
+    (
+        '_get_contents, 20,000 events',
+        'get_contents',
+        20_000,
+        'unfiltered',
+        0.30,
+    ),
+    ("['user','self'], 5,000 events", 'get_contents', 5_000, 'user_self', 0.10),
+    (
+        "['user','self'], 10,000 events",
+        'get_contents',
+        10_000,
+        'user_self',
+        0.10,
+    ),
+    ('peak memory, one call', 'peak_memory', None, None, 0.50),
+    ('Runner, turn 40 (turns/s)', 'late_turn', None, 'default', 2.0),
+)
+"""The 20,000-event bound replaces issue 21's target on the growth of the
+time per event: that growth is the garbage collection of the contents the
+call has to return, and upstream's grows alike."""
 
 
 class _BenchmarkError(Exception):
@@ -260,7 +293,51 @@ def _summarise(
     _summarise_late_turn(runs, summary)
   if 'user_view' in only:
     _summarise_user_view(fork_runs, settings, summary)
+  summary['targets'] = _check_targets(summary)
   return summary
+
+
+def _check_targets(summary: dict[str, Any]) -> list[dict[str, Any]]:
+  """Issue 22's targets that this run measured, each met or not."""
+  results = []
+  for label, measurement, size, variant, bound in _TARGETS:
+    if measurement == 'get_contents':
+      row = summary.get('get_contents', {}).get(str(size), {}).get(variant)
+      ratio = row and row['median_of_round_ratios']
+    elif measurement == 'peak_memory':
+      ratio = summary.get('peak_memory', {}).get('ratio')
+    else:
+      row = summary.get('late_turn', {}).get(variant)
+      ratio = row and row['median_of_round_ratios']
+    if ratio is None:
+      continue
+    # A rate must reach its bound; a time or a size must stay under it.
+    higher_is_better = measurement == 'late_turn'
+    results.append({
+        'target': label,
+        'ratio': ratio,
+        'bound': bound,
+        'higher_is_better': higher_is_better,
+        'met': ratio >= bound if higher_is_better else ratio <= bound,
+    })
+  return results
+
+
+def _target_lines(targets: list[dict[str, Any]]) -> list[str]:
+  lines = [
+      '',
+      'Targets (issue 22), per-round ratio fork/upstream',
+      f'{"target":<32} {"ratio":>7} {"bound":>8}  result',
+  ]
+  for target in targets:
+    bound = (
+        f'{">=" if target["higher_is_better"] else "<="} {target["bound"]:.2f}'
+    )
+    lines.append(
+        f'{target["target"]:<32} {target["ratio"]:>7.3f} {bound:>8} '
+        f' {"met" if target["met"] else "NOT MET"}'
+    )
+  return lines
 
 
 def _summarise_get_contents(
@@ -616,6 +693,10 @@ def _table(
           f'{side:<9} {flat[side][str(small)]:>13.1f}'
           f' {flat[side][str(large)]:>14.1f} {flat[side]["growth"]:>7.2f}'
       )
+    lines.append(
+        f'fork/upstream at {large:,} events:'
+        f' {flat["fork"][str(large)] / flat["upstream"][str(large)]:.3f}'
+    )
   if 'peak_memory' in summary:
     peak = summary['peak_memory']
     lines += [
@@ -631,6 +712,8 @@ def _table(
     ]
   if 'user_view' in summary:
     lines += _user_view_lines(summary, settings)
+  if summary.get('targets'):
+    lines += _target_lines(summary['targets'])
   return '\n'.join(line.rstrip() for line in lines)
 
 

@@ -14,8 +14,8 @@
 
 """The fork builds pristine upstream 2.13.0's request history, byte for byte.
 
-The PR's own test compares the one-walk history with the staged one kept in
-the same build. This one compares the fork with pristine upstream, run in the
+The PR's own test compares 400 generated histories with digests recorded
+under 2.13.0. This one compares the fork with pristine upstream, run in the
 environment ``python -m adkfork upstream-venv`` makes (or the interpreter
 named by ``ADK_UPSTREAM_PYTHON``), on a fixed set of generated histories: the
 PR test's generator with seeds 0 to 599, plus long benchmark-shaped sessions.

@@ -12,17 +12,15 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Builds an agent's request history without intermediate events.
+"""Builds an agent's request history in three walks, without throw-away events.
 
-``_contents._get_contents_in_stages`` walks the history once per stage, and
-recasts each other agent's message as a new ``Event`` only to copy its content
-out again. ``RequestHistory`` builds the same contents in two walks: one over
-the session applying every inclusion rule, one over the visible events that
-recasts, checks tool call pairing and copies what the session owns. The stages
-that rearrange tool responses change only histories where a response is not
-right after its call (a long-running tool's late result, parallel results that
-arrived apart, a response with no call); for those rare histories ``contents``
-returns None and the caller runs the stages.
+Over the session: the inclusion rules, then compaction. Over the visible
+events: transcriptions are merged, `admit` may narrow each event, and other
+agents' messages are recast straight into a new ``Content``. Over what is
+left: each session content is copied once. The functions of
+``tools._rearranger`` pair tool responses with their calls in between; they
+are skipped when every response already sits right after its call and every
+call is answered, where they would return the history unchanged.
 """
 
 from __future__ import annotations
@@ -35,21 +33,12 @@ from google.genai import types
 from . import _contents
 from ....events._rewind_events import _apply_rewinds
 from ....events.event import Event
-from ....utils._function_call_names import REQUEST_CONFIRMATION_FUNCTION_CALL_NAME
-from ....utils._function_call_names import REQUEST_EUC_FUNCTION_CALL_NAME
 from ..tools import _rearranger
 from ..tools._functions import _collect_function_call_ids
 from ._compaction import _process_compaction_events
 from ._compaction import _recover_compacted_function_calls
 from ._fencing import _is_other_agent_reply
 from ._fencing import _present_other_agent_content
-
-# Tool names whose calls and responses never reach the model.
-_HIDDEN_TOOL_NAMES = frozenset({
-    'adk_framework',
-    REQUEST_EUC_FUNCTION_CALL_NAME,
-    REQUEST_CONFIRMATION_FUNCTION_CALL_NAME,
-})
 
 # Returns what of an event the agent may see: it, a trimmed copy, or None.
 Admit = Callable[[Event], Optional[Event]]
@@ -69,122 +58,51 @@ class RequestHistory:
       is_single_turn: bool = False,
       include_thoughts_from_other_agents: bool = False,
   ):
-    """Walks the session once and keeps the events the agent may see.
-
-    Args:
-      current_branch: The current branch of the agent.
-      events: The session events, oldest first.
-      agent_name: The name of the agent the request is for.
-      isolation_scope: The agent's isolation scope. None means unscoped.
-      node_path: The current workflow node path, if running as a node.
-      is_single_turn: Whether the agent runs as a single-turn node.
-      include_thoughts_from_other_agents: Whether other agents' thoughts are
-        shown to the agent.
-    """
+    """Keeps the events the agent may see (arguments of `_get_contents`)."""
     self._branch = current_branch
     self._events = events
     self._agent_name = agent_name
-    self._isolation_scope = isolation_scope
-    self._node_path = node_path
     self._include_thoughts = include_thoughts_from_other_agents
-    visible = None
-    if not is_single_turn:
-      visible = self._collect(events, stop_at_rewind=True)
-    if visible is None:
-      # Rewinds are rare: apply them, and only then the single-turn node
-      # filter, as the stages do.
-      live_events = _contents._filter_single_turn_node_events(
-          current_branch,
-          _apply_rewinds(events),
-          is_single_turn=is_single_turn,
-          node_path=node_path,
-          allow_ancestor_node_paths=True,
-      )
-      visible = self._collect(live_events, stop_at_rewind=False)
+    live_events = _contents._filter_single_turn_node_events(
+        current_branch,
+        _apply_rewinds(events),
+        is_single_turn=is_single_turn,
+        node_path=node_path,
+        allow_ancestor_node_paths=True,
+    )
+    self._live_events = live_events
+    self._tool_call_ids: set[str] | None = None
+    # The tool sub-branch verdict depends on the event's branch only.
+    self._tool_branch_verdicts: dict[str, bool] = {}
     # The events the rewind, branch, isolation and inclusion rules leave,
     # before compaction.
-    self.visible_events: list[Event] = visible or []
+    self.visible_events: list[Event] = [
+        event
+        for event in live_events
+        if _contents._should_include_event_in_context(
+            current_branch,
+            event,
+            isolation_scope=isolation_scope,
+            node_path=node_path,
+            include_thoughts=(
+                include_thoughts_from_other_agents
+                and _is_other_agent_reply(agent_name, event)
+            ),
+        )
+        and not (event.branch and self._is_on_tool_branch(event))
+    ]
 
-  def _collect(
-      self, events: list[Event], *, stop_at_rewind: bool
-  ) -> list[Event] | None:
-    """Returns the visible events, or None at a rewind if `stop_at_rewind`."""
-    # Verdicts per branch string: a session has few branches.
-    self._branch_verdicts: dict[str, bool] = {}
-    self._live_events = events
-    self._tool_call_ids: set[str] | None = None
-    self._has_compaction = False
-    visible = []
-    for event in events:
-      if (
-          stop_at_rewind
-          and event.actions
-          and event.actions.rewind_before_invocation_id
-      ):
-        return None
-      if self._is_visible(event):
-        visible.append(event)
-    return visible
-
-  def _is_visible(self, event: Event) -> bool:
-    """`_should_include_event_in_context` and the tool branch rule, at once."""
-    if event.isolation_scope != self._isolation_scope:
-      return False
-    content = event.content
-    parts = content.parts if content else None
-    include_thoughts = self._include_thoughts and _is_other_agent_reply(
-        self._agent_name, event
-    )
-    has_response = False
-    shows_something = False
-    for part in parts or ():
-      call = part.function_call
-      response = part.function_response
-      if call and call.name in _HIDDEN_TOOL_NAMES:
-        return False
-      if response:
-        if response.name in _HIDDEN_TOOL_NAMES:
-          return False
-        has_response = True
-      if not shows_something and (
-          # Plain text, the common case, is visible whatever else it holds.
-          (part.text and not part.thought)
-          or not _contents._is_part_invisible(
-              part, include_thoughts=include_thoughts
-          )
-      ):
-        shows_something = True
-
-    if event.author == 'user' and not has_response:
-      node_info = getattr(event, 'node_info', None)
-      event_node_path = getattr(node_info, 'path', None) if node_info else None
-      if event_node_path and event_node_path != (self._node_path or ''):
-        return False
-    is_compaction = bool(event.actions and event.actions.compaction)
-    if (
-        not is_compaction
-        and (not content or not content.role or not shows_something)
-        and not (event.output_transcription or event.input_transcription)
-    ):
-      return False
-    if event.branch and not self._is_on_branch(event):
-      return False
-    self._has_compaction = self._has_compaction or is_compaction
-    return True
-
-  def _is_on_branch(self, event: Event) -> bool:
-    """Whether an event with a branch is on the agent's, and not a tool's."""
+  def _is_on_tool_branch(self, event: Event) -> bool:
+    """`_contents._is_tool_sub_branch_event`, once per branch."""
     branch = event.branch or ''
-    verdict = self._branch_verdicts.get(branch)
+    verdict = self._tool_branch_verdicts.get(branch)
     if verdict is None:
       if self._tool_call_ids is None:
         self._tool_call_ids = _collect_function_call_ids(self._live_events)
-      verdict = _contents._is_event_belongs_to_branch(
-          self._branch, event
-      ) and not _contents._is_tool_sub_branch_event(
+      verdict = _contents._is_tool_sub_branch_event(
           self._branch, event, self._agent_name, self._tool_call_ids
       )
-      self._branch_verdicts[branch] = verdict
+      self._tool_branch_verdicts[branch] = verdict
     return verdict
 
   def contents(
@@ -195,31 +113,28 @@ class RequestHistory:
       is_single_turn: bool = False,
       user_content: types.Content | None = None,
       admit: Admit | None = None,
-  ) -> list[types.Content] | None:
+  ) -> list[types.Content]:
     """Builds the request contents from the visible events.
 
     Args:
-      preserve_function_call_ids: Whether to keep ``adk-`` function call ids.
-      isolation_scope: The agent's isolation scope, for its task input.
-      is_single_turn: Whether the agent runs as a single-turn node.
-      user_content: The task input of a scoped agent whose delegating call is
-        not in the session.
+      preserve_function_call_ids: As in `_get_contents`.
+      isolation_scope: As in `_get_contents`.
+      is_single_turn: As in `_get_contents`.
+      user_content: As in `_get_contents`.
       admit: Called on each event once transcriptions are merged and before
         other agents' messages are recast; returns what of the event the agent
         may see, or None to leave it out.
 
     Returns:
-      The contents, or None when tool responses have to be rearranged; the
-      caller then builds the history stage by stage.
+      The contents, each new and sharing no ``Content`` or ``Part`` with the
+      session.
     """
     events = self.visible_events
-    if self._has_compaction:
+    if any(event.actions and event.actions.compaction for event in events):
       events = _recover_compacted_function_calls(
           _process_compaction_events(events, self._agent_name), events
       )
-    contents = self._build(events, preserve_function_call_ids, admit)
-    if contents is None:
-      return None
+    contents = self._build(events, not preserve_function_call_ids, admit)
     if isolation_scope is not None:
       leading = _contents._build_task_input_user_content(
           self._events,
@@ -234,47 +149,38 @@ class RequestHistory:
   def _build(
       self,
       events: list[Event],
-      preserve_function_call_ids: bool,
+      strip_ids: bool,
       admit: Admit | None,
-  ) -> list[types.Content] | None:
-    """Merges transcriptions, recasts other agents and copies the contents.
-
-    Returns None as soon as a tool response is not right after its call.
-    """
+  ) -> list[types.Content]:
+    """Merges transcriptions, recasts other agents, pairs and copies."""
     agent_name = self._agent_name
-    strip_ids = not preserve_function_call_ids
-    # A response to another agent's call is recast like that agent's message.
-    # The stages look the call's author up in the whole history, where the
-    # last call with an id wins; here the history is read once, so a later
-    # call that would change an answer already given sends it to the stages.
+    # A response to another agent's call is recast like that agent's message;
+    # the call's author is that of the last call with its id.
     call_authors: dict[str, str] = {}
-    answered_by_peer: dict[str, bool] = {}
-    answered: set[str] = set()
-    long_running: set[str] = set()
-    # Contents holding calls, by index: dropped or trimmed at the end if a
-    # call is never answered.
-    with_calls: list[tuple[int, types.Content]] = []
-    # The calls of the previous event, which a response must answer; None
-    # when that event holds responses itself.
+    for event in events:
+      for part in (event.content.parts if event.content else None) or ():
+        if part.function_call and part.function_call.id:
+          call_authors[part.function_call.id] = event.author
+
+    # The events as the rearranging functions take them; a recast message is
+    # its event, and its content is in `recast` by position.
+    kept: list[Event] = []
+    recast: dict[int, types.Content] = {}
+    # The ids of contents made here (recast messages, merged transcriptions),
+    # which are not copied again; `kept` and `recast` keep them alive.
+    fresh: set[int] = set()
+    # Whether every response sits right after the calls it answers, which
+    # the previous event holds (None when that event holds responses).
+    paired = True
     previous_calls: list[types.FunctionCall] | None = []
-    contents: list[types.Content] = []
+    call_ids: set[str] = set()
+    settled_ids: set[str] = set()
     input_text = ''
     output_text = ''
     last = len(events) - 1
     for i, event in enumerate(events):
-      content = event.content
-      if content and content.parts:
-        for part in content.parts:
-          call = part.function_call
-          if call and call.id:
-            answer = answered_by_peer.get(call.id)
-            if answer is not None and answer != _is_peer(
-                event.author, agent_name
-            ):
-              return None
-            call_authors[call.id] = event.author
-      built = False
-      if not content:
+      transcript = False
+      if not event.content:
         if event.input_transcription and event.input_transcription.text:
           input_text += event.input_transcription.text
           following = events[i + 1].input_transcription if i != last else None
@@ -282,7 +188,7 @@ class RequestHistory:
             continue
           event = _with_transcript(event, 'user', input_text)
           input_text = ''
-          built = True
+          transcript = True
         elif event.output_transcription and event.output_transcription.text:
           output_text += event.output_transcription.text
           following = events[i + 1].output_transcription if i != last else None
@@ -290,14 +196,14 @@ class RequestHistory:
             continue
           event = _with_transcript(event, 'model', output_text)
           output_text = ''
-          built = True
+          transcript = True
 
       if admit is not None:
         admitted = admit(event)
         if admitted is None:
           continue
-        if admitted is not event:
-          event, built = admitted, False
+        transcript = transcript and admitted is event
+        event = admitted
 
       content = event.content
       parts = content.parts if content else None
@@ -306,65 +212,108 @@ class RequestHistory:
         for part in parts:
           response = part.function_response
           if response and response.id:
-            is_peer = _is_peer(call_authors.get(response.id), agent_name)
-            answered_by_peer.setdefault(response.id, is_peer)
-            if is_peer:
+            if _is_peer(call_authors.get(response.id), agent_name):
               is_other_reply = True
               break
 
       if is_other_reply and parts:
-        recast = _present_other_agent_content(
+        recast_content = _present_other_agent_content(
             event, include_thoughts=self._include_thoughts
         )
-        if recast is not None:
-          contents.append(recast)
+        if recast_content is not None:
+          recast[len(kept)] = recast_content
+          kept.append(event)
           previous_calls = []
         continue
 
+      kept.append(event)
+      if transcript:
+        fresh.add(id(content))
       if event.long_running_tool_ids:
-        long_running.update(event.long_running_tool_ids)
+        settled_ids.update(event.long_running_tool_ids)
       calls: list[types.FunctionCall] = []
       responses: list[types.FunctionResponse] = []
       for part in parts or ():
         if part.function_call:
           calls.append(part.function_call)
+          if part.function_call.id:
+            call_ids.add(part.function_call.id)
         if part.function_response:
           responses.append(part.function_response)
-      if responses:
-        if calls or not _answer(responses, previous_calls):
-          return None
-        answered.update(response.id for response in responses if response.id)
+          if part.function_response.id:
+            settled_ids.add(part.function_response.id)
+      if responses and (calls or not _answers(responses, previous_calls)):
+        paired = False
       previous_calls = None if responses else calls
-      if content is None:
-        continue
-      if built:
-        contents.append(content)
-        continue
-      if calls:
-        with_calls.append((len(contents), content))
-      contents.append(
-          _contents._copy_content_for_request(
-              content, strip_client_function_call_ids=strip_ids
-          )
+
+    if _rearranging_changes_nothing(paired, call_ids, settled_ids):
+      return [
+          recast[index]
+          if index in recast
+          else _copy_content(event.content, fresh, strip_ids)
+          for index, event in enumerate(kept)
+          if index in recast or event.content
+      ]
+
+    for index, recast_content in recast.items():
+      fresh.add(id(recast_content))
+      # For the rearranging functions a recast message is a user message
+      # with no tool calls (nothing of the event they read but its content).
+      kept[index] = kept[index].model_copy(
+          update={
+              'author': 'user',
+              'content': recast_content,
+              'long_running_tool_ids': None,
+          }
       )
+    rearranged = _rearranger.drop_orphaned_function_responses(kept)
+    rearranged = _rearranger.rearrange_events_for_latest_function_response(
+        rearranged
+    )
+    rearranged = (
+        _rearranger.rearrange_events_for_async_function_responses_in_history(
+            rearranged
+        )
+    )
+    rearranged = _rearranger.drop_orphaned_function_calls(rearranged)
+    return [
+        _copy_content(event.content, fresh, strip_ids)
+        for event in rearranged
+        if event.content
+    ]
 
-    if with_calls:
-      _drop_unanswered_calls(
-          contents, with_calls, answered | long_running, strip_ids
-      )
-    return contents
+
+def _rearranging_changes_nothing(
+    paired: bool, call_ids: set[str], settled_ids: set[str]
+) -> bool:
+  """Whether the rearranging functions would return the events unchanged:
+  every response sits right after the calls it answers (see `_answers`), and
+  every call with an id has a response or is long-running."""
+  return paired and call_ids <= settled_ids
 
 
-def _answer(
+def _copy_content(
+    content: types.Content | None, fresh: set[int], strip_ids: bool
+) -> types.Content:
+  """Copies a content for the request unless it was made for it here."""
+  assert content is not None
+  if id(content) in fresh:
+    return content
+  return _contents._copy_content_for_request(
+      content, strip_client_function_call_ids=strip_ids
+  )
+
+
+def _answers(
     responses: list[types.FunctionResponse],
     calls: list[types.FunctionCall] | None,
 ) -> bool:
   """Whether every response answers one of `calls`, the previous event's.
 
-  In this shape the rearranging stages leave a history as it is: each response
-  sits right after its call, a response event calls nothing itself, and every
-  response finds its call (by id, or by name when neither has an id) in the
-  event just before it.
+  In this shape the rearranging functions leave a history as it is: each
+  response sits right after its call, a response event calls nothing itself,
+  and every response finds its call (by id, or by name when neither has an id)
+  in the event just before it.
   """
   if not calls:
     return False
@@ -382,50 +331,6 @@ def _answer(
 def _is_peer(author: str | None, agent_name: str) -> bool:
   """Whether `author` is another agent (not the user, not `agent_name`)."""
   return bool(author) and author != agent_name and author != 'user'
-
-
-def _drop_unanswered_calls(
-    contents: list[types.Content],
-    with_calls: list[tuple[int, types.Content]],
-    kept_ids: set[str],
-    strip_ids: bool,
-) -> None:
-  """Removes the calls with an id not in `kept_ids` from `contents`.
-
-  `kept_ids` holds the ids answered in the history and those of long-running
-  calls still waiting for their result; `with_calls` the index in `contents`
-  and the session's content of each content holding calls.
-  """
-  unanswered_ids: list[str] = []
-  dropped: set[int] = set()
-  for index, content in with_calls:
-    kept: list[types.Part] = []
-    for part in content.parts or ():
-      call = part.function_call
-      if call and call.id and call.id not in kept_ids:
-        unanswered_ids.append(call.id)
-      else:
-        kept.append(part)
-    if not kept:
-      dropped.add(index)
-    elif len(kept) != len(content.parts or ()):
-      trimmed = content.model_copy()
-      trimmed.parts = kept
-      contents[index] = _contents._copy_content_for_request(
-          trimmed, strip_client_function_call_ids=strip_ids
-      )
-  if dropped:
-    contents[:] = [
-        content
-        for index, content in enumerate(contents)
-        if index not in dropped
-    ]
-  if unanswered_ids:
-    # The message and logger of the stage that drops them.
-    _rearranger.logger.warning(
-        'Dropping function calls with no matching function response: %s',
-        unanswered_ids,
-    )
 
 
 def _with_transcript(event: Event, role: str, text: str) -> Event:
