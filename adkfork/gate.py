@@ -47,6 +47,8 @@ from .project import Project
 
 SIZE_LIMIT = 1000
 SIZE_NEEDS_REASON = 600
+WAVE_1_SIZE_LIMIT = 300
+"""A first-wave PR is one a maintainer merges as it is: small, on its own."""
 CONFTEST_ENV_VAR = 'ADK_UPSTREAM_CONFTEST'
 GATE_VENV = '.venv-gate'
 _PRISTINE_TAG = 'pristine'
@@ -140,6 +142,11 @@ def parse_numstat(numstat: str) -> tuple[int, int]:
 
 def size_problem(pr: queue.PullRequest, size: int) -> str | None:
   """Why a PR of `size` changed lines is too big, or None."""
+  if pr.wave == 1 and size > WAVE_1_SIZE_LIMIT:
+    return (
+        f"size: {size} changed lines, over the first wave's limit of"
+        f' {WAVE_1_SIZE_LIMIT}: split the PR, or move it to a later wave.'
+    )
   if size > SIZE_LIMIT:
     return (
         f'size: {size} changed lines, over the limit of {SIZE_LIMIT}: split'
@@ -151,6 +158,30 @@ def size_problem(pr: queue.PullRequest, size: int) -> str | None:
         ' or say in `size-reason` why it cannot be split.'
     )
   return None
+
+
+def wave_problems(prs: list[queue.PullRequest]) -> dict[str, list[str]]:
+  """What breaks the wave rules, by PR id.
+
+  A first-wave PR stands alone or on other first-wave PRs, since it is sent
+  before anything else; the third wave holds at most two feature PRs.
+  """
+  waves = {pr.id: pr.wave for pr in prs}
+  third = [pr.id for pr in prs if pr.wave == 3]
+  problems: dict[str, list[str]] = {}
+  for pr in prs:
+    later = [d for d in pr.depends_on if waves.get(d) != 1]
+    if pr.wave == 1 and later:
+      problems.setdefault(pr.id, []).append(
+          f'wave: in wave 1 but builds on {", ".join(later)}, which is not:'
+          ' send them first, or move this PR to their wave.'
+      )
+    if pr.wave == 3 and len(third) > 2:
+      problems.setdefault(pr.id, []).append(
+          f'wave: {len(third)} PRs in wave 3 ({", ".join(third)}); at most'
+          ' two feature PRs go after the design issues.'
+      )
+  return problems
 
 
 def description_problems(pr: queue.PullRequest) -> list[str]:
@@ -732,6 +763,7 @@ def gate(
       project, out, include_fork_only=True, author=author
   )
   by_id = {item.pr.id: item.pr for item in exports}
+  waves = wave_problems([item.pr for item in exports if item.pr.for_upstream])
   patches = {item.pr.id: item.path for item in exports if item.path}
   results = []
   for item in exports:
@@ -746,7 +778,7 @@ def gate(
           flush=True,
       )
       continue
-    result = PrResult(item.pr)
+    result = PrResult(item.pr, failures=list(waves.get(item.pr.id, [])))
     results.append(result)
     print(f'== {item.pr.id}', flush=True)
     if item.error or item.path is None:

@@ -333,6 +333,9 @@ class PullRequest:
   upstream_tests: str = ''
   """Upstream's own unit tests for the modules the PR touches: what ran,
   on pristine upstream and with the PR, and the counts."""
+  wave: int | None = None
+  """When it is sent: 1, now, needing no design discussion; 3, after the
+  design issues (wave 2, files under contributing/upstream/) are agreed."""
 
   @property
   def for_upstream(self) -> bool:
@@ -354,13 +357,14 @@ _OPTIONAL_TEXT_FIELDS = (
     'upstream-tests',
 )
 _ISSUE_RELATIONS = ('fixes', 'addresses', 'part-of')
+_PR_WAVES = (1, 3)
 _LIST_FIELDS = ('patches', 'modules', 'tests', 'depends-on')
 _KNOWN_FIELDS = frozenset(
     _STRING_FIELDS
     + _TEMPLATE_FIELDS
     + _OPTIONAL_TEXT_FIELDS
     + _LIST_FIELDS
-    + ('issue', 'issue-relation')
+    + ('issue', 'issue-relation', 'wave')
 )
 
 
@@ -412,6 +416,15 @@ def _entry_problems(entry: dict[str, object]) -> list[str]:
     )
   if 'issue-relation' in entry and issue is None:
     problems.append('`issue-relation` needs an `issue`')
+  wave = entry.get('wave')
+  if wave is not None and (isinstance(wave, bool) or wave not in _PR_WAVES):
+    problems.append(
+        '`wave` must be 1 (sent now) or 3 (sent after its design issue is'
+        f' agreed), not {wave!r}; wave 2 is the design issues themselves,'
+        ' files under contributing/upstream/'
+    )
+  if wave is not None and entry.get('status') == 'fork-only':
+    problems.append('a fork-only entry is never sent: it has no `wave`')
   if problems:
     return problems
   uses_template = any(entry.get(key) for key in _TEMPLATE_FIELDS)
@@ -481,6 +494,7 @@ def read_manifest(project: Project) -> list[PullRequest]:
             size_reason=entry.get('size-reason', '').strip(),
             body=_text(entry.get('body', '')),
             upstream_tests=_text(entry.get('upstream-tests', '')),
+            wave=entry.get('wave'),
         )
     )
   return prs

@@ -452,3 +452,30 @@ def test_gate_plugin_refuses_a_run_against_another_google_adk(tmp_path):
 
   assert result.returncode != 0
   assert 'not from the tree under test' in result.stderr
+
+
+def test_a_first_wave_pr_is_small_and_stands_on_the_first_wave_only():
+  small = _pr(id='small', wave=1)
+  stacked = _pr(id='stacked', wave=1, depends_on=['feature'])
+  feature = _pr(id='feature')
+
+  assert gate.size_problem(small, 300) is None
+  assert 'first wave' in gate.size_problem(small, 301)
+  assert gate.size_problem(feature, 301) is None
+  problems = gate.wave_problems([small, stacked, feature])
+  assert list(problems) == ['stacked']
+  assert 'builds on feature' in problems['stacked'][0]
+
+
+def test_the_third_wave_holds_two_feature_prs_at_most():
+  prs = [_pr(id=name, wave=3) for name in ('a', 'b', 'c')]
+
+  assert gate.wave_problems(prs[:2]) == {}
+  assert set(gate.wave_problems(prs)) == {'a', 'b', 'c'}
+
+
+def test_a_wave_is_one_or_three(tmp_path):
+  entry = _VALID_ENTRY.replace('issue = 5\n', 'issue = 5\nwave = 2\n')
+
+  with pytest.raises(ForkBuildError, match='wave 2 is the design issues'):
+    queue.read_manifest(_manifest_repo(tmp_path, entry))
