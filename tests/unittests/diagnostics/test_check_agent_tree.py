@@ -130,6 +130,17 @@ class TestNoUserFacingAgent:
     assert 'fallback' in found.message
     assert "visibility='user'" in found.hint
 
+  def test_a_function_node_after_internal_agents_is_no_answer(self):
+    def finish(node_input: str) -> str:
+      return node_input
+
+    flow = Workflow(
+        name='flow',
+        edges=[(START, _agent('drafter', visibility='internal'), finish)],
+    )
+
+    assert [d.agent for d in _found(flow, 'ADK-D105')] == ['flow']
+
   def test_inference_always_leaves_an_answer(self):
     # The classifier is the last agent that is not internal by choice.
     root = _pipeline(visibility='internal')

@@ -39,15 +39,11 @@ CODES = (LOOP_ANSWER,)
 
 def check(root: BaseNode) -> Iterator[Diagnostic]:
   """Reports each inferred user-facing agent inside a loop."""
-  from ..agents.base_agent import BaseAgent
-
   index = _visibility.visibility_index(root)
   for loop_name, members, presenter_hint in _loops(root):
     for node in members:
-      # Function nodes and routes compute a value; only agents reply.
       if (
-          isinstance(node, BaseAgent)
-          and _speaks(node)
+          _speaks(node)
           and _visibility._explicit_visibility(node) is None
           and index.visibility_of_node(node) == _visibility.USER
       ):

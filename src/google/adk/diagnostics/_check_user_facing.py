@@ -64,13 +64,17 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
 
 
 def _speaks(node: BaseNode) -> bool:
-  """Whether the node replies itself, rather than only arranging others."""
+  """Whether the node is an agent that replies itself.
+
+  Composite agents only arrange their sub-agents, and function nodes, joins
+  and routes compute values: as in the visibility inference, none of them
+  speaks.
+  """
+  from ..agents.base_agent import BaseAgent
   from ..agents.loop_agent import LoopAgent
   from ..agents.parallel_agent import ParallelAgent
   from ..agents.sequential_agent import SequentialAgent
-  from ..workflow._join_node import JoinNode
-  from ..workflow._workflow import Workflow
 
-  return not isinstance(
-      node, (SequentialAgent, ParallelAgent, LoopAgent, Workflow, JoinNode)
+  return isinstance(node, BaseAgent) and not isinstance(
+      node, (SequentialAgent, ParallelAgent, LoopAgent)
   )
