@@ -206,14 +206,17 @@ class VisibilityIndex:
       return visibility
     return self._longest_known_prefix(segments) or USER
 
+  def _anchored(self, segments: list[str]) -> list[str] | None:
+    """Static path segments from the root, or None if the path is foreign."""
+    if segments[0] == self.root_name:
+      return segments
+    anchor = self.path_of_agent.get(segments[0])
+    return None if anchor is None else anchor.split('/') + segments[1:]
+
   def _longest_known_prefix(self, segments: list[str]) -> Visibility | None:
-    if segments[0] != self.root_name:
-      anchor = self.path_of_agent.get(segments[0])
-      if anchor is None:
-        return None
-      segments = anchor.split('/') + segments[1:]
-    # A node scheduled at run time (ctx.run_node) is not in the static tree;
-    # it works for the node that scheduled it.
+    segments = self._anchored(segments) or []
+    # Paths below a node the tree does not hold (events a run-time node's
+    # hook left unmarked) take the visibility of the nearest node it holds.
     for end in range(len(segments), 0, -1):
       visibility = self.by_path.get('/'.join(segments[:end]))
       if visibility is not None:
@@ -233,10 +236,7 @@ class VisibilityIndex:
     if path in self._placements:
       return self._placements[path]
     segments = _NodePathBuilder.from_string(path).static_path.split('/')
-    anchor = self.path_of_agent.get(segments[0])
-    if segments[0] != self.root_name and anchor is not None:
-      segments = anchor.split('/') + segments[1:]
-    static_path = '/'.join(segments)
+    static_path = '/'.join(self._anchored(segments) or [])
     visibility = self.by_path.get(static_path)
     placement = None
     if visibility is not None:
