@@ -14,10 +14,9 @@
 
 """ADK-D105: no agent in the tree is user-facing.
 
-Inference always leaves an agent that speaks to the user, so only explicit
-``visibility='internal'`` values cause this. Clients that show only
-user-facing final responses then show nothing; in filter mode the user gets
-the invocation's last internal answer, as a fallback.
+Only explicit ``visibility='internal'`` values cause this (inference always
+leaves an agent that speaks). Clients that show user-facing final responses
+then show nothing; filter mode shows the run's last internal answer.
 """
 
 from __future__ import annotations
@@ -64,12 +63,7 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
 
 
 def _speaks(node: BaseNode) -> bool:
-  """Whether the node is an agent that replies itself.
-
-  Composite agents only arrange their sub-agents, and function nodes, joins
-  and routes compute values: as in the visibility inference, none of them
-  speaks.
-  """
+  """Whether the node is an agent that replies, as the inference counts it."""
   from ..agents.base_agent import BaseAgent
   from ..agents.loop_agent import LoopAgent
   from ..agents.parallel_agent import ParallelAgent
