@@ -46,9 +46,8 @@ from .errors import ForkBuildError
 from .project import Project
 
 SIZE_LIMIT = 1000
+"""The most changed lines of a PR in no wave; a wave sets its own."""
 SIZE_NEEDS_REASON = 600
-WAVE_1_SIZE_LIMIT = 300
-"""A first-wave PR is one a maintainer merges as it is: small, on its own."""
 CONFTEST_ENV_VAR = 'ADK_UPSTREAM_CONFTEST'
 GATE_VENV = '.venv-gate'
 _PRISTINE_TAG = 'pristine'
@@ -140,14 +139,24 @@ def parse_numstat(numstat: str) -> tuple[int, int]:
   return added, deleted
 
 
-def size_problem(pr: queue.PullRequest, size: int) -> str | None:
-  """Why a PR of `size` changed lines is too big, or None."""
-  if pr.wave == 1 and size > WAVE_1_SIZE_LIMIT:
+def size_problem(
+    pr: queue.PullRequest,
+    size: int,
+    waves: dict[int, queue.Wave] | None = None,
+) -> str | None:
+  """Why a PR of `size` changed lines is too big, or None.
+
+  A PR in a wave is held to the wave's `max-lines`, not to `SIZE_LIMIT`:
+  the first wave is what a maintainer merges as it is, the feature wave is
+  each feature whole.
+  """
+  wave = (waves or {}).get(pr.wave) if pr.wave is not None else None
+  if wave is not None and size > wave.max_lines:
     return (
-        f"size: {size} changed lines, over the first wave's limit of"
-        f' {WAVE_1_SIZE_LIMIT}: split the PR, or move it to a later wave.'
+        f"size: {size} changed lines, over wave {wave.number}'s limit of"
+        f' {wave.max_lines}: split the PR, or move it to another wave.'
     )
-  if size > SIZE_LIMIT:
+  if wave is None and size > SIZE_LIMIT:
     return (
         f'size: {size} changed lines, over the limit of {SIZE_LIMIT}: split'
         ' the PR.'
@@ -160,26 +169,41 @@ def size_problem(pr: queue.PullRequest, size: int) -> str | None:
   return None
 
 
-def wave_problems(prs: list[queue.PullRequest]) -> dict[str, list[str]]:
+def wave_problems(
+    prs: list[queue.PullRequest], waves: dict[int, queue.Wave]
+) -> dict[str, list[str]]:
   """What breaks the wave rules, by PR id.
 
-  A first-wave PR stands alone or on other first-wave PRs, since it is sent
-  before anything else; the third wave holds at most two feature PRs.
+  Every PR that is sent belongs to a declared wave, and builds only on PRs
+  sent in the same or an earlier wave; a wave holds at most its `max-prs`.
   """
-  waves = {pr.id: pr.wave for pr in prs}
-  third = [pr.id for pr in prs if pr.wave == 3]
+  wave_of = {pr.id: pr.wave for pr in prs}
   problems: dict[str, list[str]] = {}
   for pr in prs:
-    later = [d for d in pr.depends_on if waves.get(d) != 1]
-    if pr.wave == 1 and later:
+    if pr.wave is None or pr.wave not in waves:
       problems.setdefault(pr.id, []).append(
-          f'wave: in wave 1 but builds on {", ".join(later)}, which is not:'
-          ' send them first, or move this PR to their wave.'
+          'wave: not in a declared wave (`wave` ='
+          f' {pr.wave!r}): give it'
+          ' one, or mark it `status = "fork-only"` with `fork-only-reason`.'
       )
-    if pr.wave == 3 and len(third) > 2:
+      continue
+    later = [
+        d
+        for d in pr.depends_on
+        if wave_of.get(d) is None or wave_of[d] > pr.wave
+    ]
+    if later:
       problems.setdefault(pr.id, []).append(
-          f'wave: {len(third)} PRs in wave 3 ({", ".join(third)}); at most'
-          ' two feature PRs go after the design issues.'
+          f'wave: in wave {pr.wave} but builds on {", ".join(later)}, which'
+          ' is not sent by then: send them first, or move this PR to their'
+          ' wave.'
+      )
+    limit = waves[pr.wave].max_prs
+    members = [other.id for other in prs if other.wave == pr.wave]
+    if limit is not None and len(members) > limit:
+      problems.setdefault(pr.id, []).append(
+          f'wave: {len(members)} PRs in wave {pr.wave}'
+          f' ({", ".join(members)}); it holds at most {limit}.'
       )
   return problems
 
@@ -628,6 +652,7 @@ def _gate_pr(
     cache: pathlib.Path,
     conftest: str,
     plugins: pathlib.Path,
+    waves: dict[int, queue.Wave],
 ) -> None:
   pr = result.pr
   _checkout(folder, _PRISTINE_TAG)
@@ -653,7 +678,7 @@ def _gate_pr(
   result.added, result.deleted = parse_numstat(
       git.run(folder, 'diff', '--numstat', base, head)
   )
-  problem = size_problem(pr, result.size or 0)
+  problem = size_problem(pr, result.size or 0, waves)
   if problem:
     result.failures.append(problem)
 
@@ -763,7 +788,10 @@ def gate(
       project, out, include_fork_only=True, author=author
   )
   by_id = {item.pr.id: item.pr for item in exports}
-  waves = wave_problems([item.pr for item in exports if item.pr.for_upstream])
+  declared_waves = queue.read_waves(project)
+  wave_findings = wave_problems(
+      [item.pr for item in exports if item.pr.for_upstream], declared_waves
+  )
   patches = {item.pr.id: item.path for item in exports if item.path}
   results = []
   for item in exports:
@@ -778,7 +806,7 @@ def gate(
           flush=True,
       )
       continue
-    result = PrResult(item.pr, failures=list(waves.get(item.pr.id, [])))
+    result = PrResult(item.pr, failures=list(wave_findings.get(item.pr.id, [])))
     results.append(result)
     print(f'== {item.pr.id}', flush=True)
     if item.error or item.path is None:
@@ -801,6 +829,7 @@ def gate(
             cache=cache,
             conftest=conftest,
             plugins=plugins,
+            waves=declared_waves,
         )
       if result.test_summary:
         item.path.write_text(

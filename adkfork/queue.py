@@ -334,8 +334,9 @@ class PullRequest:
   """Upstream's own unit tests for the modules the PR touches: what ran,
   on pristine upstream and with the PR, and the counts."""
   wave: int | None = None
-  """When it is sent: 1, now, needing no design discussion; 3, after the
-  design issues (wave 2, files under contributing/upstream/) are agreed."""
+  """When it is sent: the `number` of a `[[wave]]` of the manifest."""
+  fork_only_reason: str = ''
+  """Why a fork-only entry is not sent upstream."""
 
   @property
   def for_upstream(self) -> bool:
@@ -355,9 +356,10 @@ _OPTIONAL_TEXT_FIELDS = (
     'no-issue',
     'body',
     'upstream-tests',
+    'fork-only-reason',
 )
 _ISSUE_RELATIONS = ('fixes', 'addresses', 'part-of')
-_PR_WAVES = (1, 3)
+_DESIGN_ISSUE_WAVE = 2
 _LIST_FIELDS = ('patches', 'modules', 'tests', 'depends-on')
 _KNOWN_FIELDS = frozenset(
     _STRING_FIELDS
@@ -372,7 +374,9 @@ def _text(value: str) -> str:
   return value.strip() + '\n' if value.strip() else ''
 
 
-def _entry_problems(entry: dict[str, object]) -> list[str]:
+def _entry_problems(
+    entry: dict[str, object], waves: dict[int, Wave]
+) -> list[str]:
   """What is wrong with one `[[pr]]` table, field by field."""
   problems = []
   for key in sorted(set(entry) - _KNOWN_FIELDS):
@@ -417,14 +421,26 @@ def _entry_problems(entry: dict[str, object]) -> list[str]:
   if 'issue-relation' in entry and issue is None:
     problems.append('`issue-relation` needs an `issue`')
   wave = entry.get('wave')
-  if wave is not None and (isinstance(wave, bool) or wave not in _PR_WAVES):
+  if wave is not None and (isinstance(wave, bool) or wave not in waves):
+    declared = ', '.join(str(number) for number in sorted(waves)) or 'none'
     problems.append(
-        '`wave` must be 1 (sent now) or 3 (sent after its design issue is'
-        f' agreed), not {wave!r}; wave 2 is the design issues themselves,'
-        ' files under contributing/upstream/'
+        f'`wave` must be the number of a `[[wave]]` (declared: {declared}),'
+        f' not {wave!r}'
+        + (
+            '; wave 2 is the design issues themselves, files under'
+            ' contributing/upstream/'
+            if wave == _DESIGN_ISSUE_WAVE
+            else ''
+        )
     )
-  if wave is not None and entry.get('status') == 'fork-only':
-    problems.append('a fork-only entry is never sent: it has no `wave`')
+  if entry.get('status') == 'fork-only':
+    if wave is not None:
+      problems.append('a fork-only entry is never sent: it has no `wave`')
+    if not str(entry.get('fork-only-reason', '')).strip():
+      problems.append(
+          '`fork-only-reason` is missing: say why the entry is not sent'
+          ' upstream (or when it would be)'
+      )
   if problems:
     return problems
   uses_template = any(entry.get(key) for key in _TEMPLATE_FIELDS)
@@ -449,6 +465,81 @@ def _entry_problems(entry: dict[str, object]) -> list[str]:
   return problems
 
 
+@dataclasses.dataclass(frozen=True)
+class Wave:
+  """A batch of PRs sent together, and the rules each of its PRs meets.
+
+  Declared as `[[wave]]` tables in the manifest, so the sizes a maintainer
+  is asked to review are written down beside the PRs, not in the gate.
+  """
+
+  number: int
+  when: str
+  max_lines: int
+  """The most changed lines, code and tests, of one PR of the wave."""
+  max_prs: int | None = None
+  """How many PRs the wave may hold; None for no limit."""
+
+
+def _wave_problems(table: dict[str, object]) -> list[str]:
+  problems = []
+  for key in sorted(set(table) - {'number', 'when', 'max-lines', 'max-prs'}):
+    problems.append(f'unknown field `{key}`')
+  number = table.get('number')
+  if isinstance(number, bool) or not isinstance(number, int) or number <= 0:
+    problems.append(f'`number` must be a positive integer, not {number!r}')
+  elif number == _DESIGN_ISSUE_WAVE:
+    problems.append(
+        'wave 2 is the design issues, files under contributing/upstream/;'
+        ' it holds no PRs and needs no table'
+    )
+  if not isinstance(table.get('when'), str) or not str(table['when']).strip():
+    problems.append('`when` must say when the wave is sent')
+  for key in ('max-lines', 'max-prs'):
+    value = table.get(key)
+    if key == 'max-prs' and value is None:
+      continue
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+      problems.append(f'`{key}` must be a positive integer, not {value!r}')
+  return problems
+
+
+def _read_waves(path: object, data: dict[str, object]) -> dict[int, Wave]:
+  tables = data.get('wave', [])
+  if not isinstance(tables, list):
+    raise ForkBuildError(f'{path}: `wave` must be an array of `[[wave]]`.')
+  waves: dict[int, Wave] = {}
+  for index, table in enumerate(tables, start=1):
+    problems = _wave_problems(table)
+    if not problems and table['number'] in waves:
+      problems.append(f'wave {table["number"]} is declared twice')
+    if problems:
+      raise ForkBuildError(
+          f'{path}: [[wave]] {index}: ' + '; '.join(problems) + '.'
+      )
+    waves[table['number']] = Wave(
+        number=table['number'],
+        when=table['when'].strip(),
+        max_lines=table['max-lines'],
+        max_prs=table.get('max-prs'),
+    )
+  return waves
+
+
+def read_waves(project: Project) -> dict[int, Wave]:
+  """Reads the `[[wave]]` tables of `patches/upstream-prs.toml`, by number.
+
+  Raises:
+    ForkBuildError: If the manifest is missing or a table is malformed.
+  """
+  path = project.manifest_file
+  try:
+    data = tomllib.loads(path.read_text(encoding='utf-8'))
+  except (OSError, tomllib.TOMLDecodeError) as e:
+    raise ForkBuildError(f'Cannot read {path}: {e}') from e
+  return _read_waves(path, data)
+
+
 def read_manifest(project: Project) -> list[PullRequest]:
   """Reads `patches/upstream-prs.toml`, the map from PRs to files.
 
@@ -461,13 +552,14 @@ def read_manifest(project: Project) -> list[PullRequest]:
     data = tomllib.loads(path.read_text(encoding='utf-8'))
   except (OSError, tomllib.TOMLDecodeError) as e:
     raise ForkBuildError(f'Cannot read {path}: {e}') from e
+  waves = _read_waves(path, data)
   entries = data.get('pr', [])
   if not isinstance(entries, list):
     raise ForkBuildError(f'{path}: `pr` must be an array of `[[pr]]` tables.')
   prs = []
   for number, entry in enumerate(entries, start=1):
     name = repr(entry.get('id')) if isinstance(entry.get('id'), str) else ''
-    problems = _entry_problems(entry)
+    problems = _entry_problems(entry, waves)
     if problems:
       raise ForkBuildError(
           f'{path}: PR {name or "#" + str(number)} (entry {number}): '
@@ -495,6 +587,7 @@ def read_manifest(project: Project) -> list[PullRequest]:
             body=_text(entry.get('body', '')),
             upstream_tests=_text(entry.get('upstream-tests', '')),
             wave=entry.get('wave'),
+            fork_only_reason=_text(entry.get('fork-only-reason', '')),
         )
     )
   return prs

@@ -253,14 +253,23 @@ def test_malformed_entry_names_the_entry_and_the_field(tmp_path, change, named):
   assert named in str(error.value)
 
 
-def test_fork_only_entries_need_no_issue(tmp_path):
+def test_fork_only_entries_need_no_issue_but_a_reason(tmp_path):
   entry = _VALID_ENTRY.replace('issue = 5\n', '').replace(
-      'not-yet-sent', 'fork-only'
+      'status = "not-yet-sent"', 'status = "fork-only"'
   )
 
-  [pr] = queue.read_manifest(_manifest_repo(tmp_path, entry))
+  with pytest.raises(ForkBuildError, match='`fork-only-reason` is missing'):
+    queue.read_manifest(_manifest_repo(tmp_path, entry))
+
+  entry = entry.replace(
+      'status = "fork-only"\n',
+      'status = "fork-only"\nfork-only-reason = "Upstream has no use for'
+      ' it."\n',
+  )
+  [pr] = queue.read_manifest(_manifest_repo(tmp_path / 'with-reason', entry))
 
   assert pr.issue is None
+  assert pr.fork_only_reason == 'Upstream has no use for it.\n'
 
 
 def test_an_upstream_pr_without_an_issue_says_why(tmp_path):
@@ -454,24 +463,89 @@ def test_gate_plugin_refuses_a_run_against_another_google_adk(tmp_path):
   assert 'not from the tree under test' in result.stderr
 
 
+_WAVES = {
+    1: queue.Wave(number=1, when='now', max_lines=300, max_prs=4),
+    3: queue.Wave(number=3, when='after agreement', max_lines=2000, max_prs=2),
+}
+
+
 def test_a_first_wave_pr_is_small_and_stands_on_the_first_wave_only():
   small = _pr(id='small', wave=1)
   stacked = _pr(id='stacked', wave=1, depends_on=['feature'])
-  feature = _pr(id='feature')
+  feature = _pr(id='feature', wave=3, size_reason='whole')
 
-  assert gate.size_problem(small, 300) is None
-  assert 'first wave' in gate.size_problem(small, 301)
-  assert gate.size_problem(feature, 301) is None
-  problems = gate.wave_problems([small, stacked, feature])
+  assert gate.size_problem(small, 300, _WAVES) is None
+  assert "wave 1's limit of 300" in gate.size_problem(small, 301, _WAVES)
+  problems = gate.wave_problems([small, stacked, feature], _WAVES)
   assert list(problems) == ['stacked']
   assert 'builds on feature' in problems['stacked'][0]
+
+
+def test_a_feature_wave_pr_is_held_to_its_wave_limit_not_the_general_one():
+  feature = _pr(id='feature', wave=3, size_reason='sent whole')
+  unwaved = _pr(id='other', size_reason='a reason')
+
+  assert gate.size_problem(feature, 1800, _WAVES) is None
+  assert "wave 3's limit of 2000" in gate.size_problem(feature, 2001, _WAVES)
+  assert 'limit of 1000' in gate.size_problem(unwaved, 1800, _WAVES)
 
 
 def test_the_third_wave_holds_two_feature_prs_at_most():
   prs = [_pr(id=name, wave=3) for name in ('a', 'b', 'c')]
 
-  assert gate.wave_problems(prs[:2]) == {}
-  assert set(gate.wave_problems(prs)) == {'a', 'b', 'c'}
+  assert gate.wave_problems(prs[:2], _WAVES) == {}
+  assert set(gate.wave_problems(prs, _WAVES)) == {'a', 'b', 'c'}
+
+
+def test_every_pr_sent_upstream_is_in_a_declared_wave():
+  problems = gate.wave_problems(
+      [_pr(id='loose'), _pr(id='odd', wave=5)], _WAVES
+  )
+
+  assert set(problems) == {'loose', 'odd'}
+  assert 'fork-only-reason' in problems['loose'][0]
+
+
+def test_waves_are_read_from_the_manifest(tmp_path):
+  waves = """
+[[wave]]
+number = 1
+when = "now"
+max-lines = 300
+
+[[wave]]
+number = 3
+when = "after agreement"
+max-lines = 2000
+max-prs = 2
+"""
+  entry = _VALID_ENTRY.replace('issue = 5\n', 'issue = 5\nwave = 3\n')
+  project = _manifest_repo(tmp_path, waves + entry)
+
+  assert queue.read_waves(project) == {
+      1: queue.Wave(number=1, when='now', max_lines=300),
+      3: queue.Wave(
+          number=3, when='after agreement', max_lines=2000, max_prs=2
+      ),
+  }
+  [pr] = queue.read_manifest(project)
+  assert pr.wave == 3
+
+
+@pytest.mark.parametrize(
+    ('table', 'named'),
+    [
+        ('number = 2\nwhen = "x"\nmax-lines = 1', 'wave 2 is the design'),
+        ('number = 1\nwhen = "x"\nmax-lines = 0', '`max-lines`'),
+        ('number = 1\nmax-lines = 5', '`when`'),
+        ('number = 1\nwhen = "x"\nmax-lines = 5\nsize = 1', 'unknown'),
+    ],
+)
+def test_a_malformed_wave_is_a_clear_error(tmp_path, table, named):
+  project = _manifest_repo(tmp_path, f'[[wave]]\n{table}\n' + _VALID_ENTRY)
+
+  with pytest.raises(ForkBuildError, match=named):
+    queue.read_manifest(project)
 
 
 def test_a_wave_is_one_or_three(tmp_path):

@@ -199,7 +199,9 @@ def test_stacked_pr_applies_on_top_of_the_pr_it_depends_on(repo_copy, tmp_path):
 
   written = {
       p.name: p
-      for p in export.export(project, tmp_path / 'prs', author=_AUTHOR)
+      for p in export.export(
+          project, tmp_path / 'prs', include_fork_only=True, author=_AUTHOR
+      )
   }
 
   stack = [
@@ -222,17 +224,17 @@ def test_pr_stacked_on_several_prs_applies_after_all_of_them(
 
   written = {
       p.name: p
-      for p in export.export(project, tmp_path / 'prs', author=_AUTHOR)
+      for p in export.export(
+          project, tmp_path / 'prs', include_fork_only=True, author=_AUTHOR
+      )
   }
 
   upstream_repo = _pristine_upstream_repo(project, tmp_path / 'adk-python')
-  # A PR with two dependencies is sent after both (and include-sources after
-  # the PR it is stacked on): they apply as a series, and the stacked one
-  # would not apply to either dependency alone.
+  # A PR with two dependencies is sent after both: they apply as a series,
+  # and the stacked one would not apply to either dependency alone.
   for suffix in (
-      '-perf-request-history',
       '-include-sources',
-      '-visibility',
+      '-event-visibility',
       '-diagnostics',
   ):
     name = next(n for n in written if n.endswith(f'{suffix}.patch'))

@@ -30,6 +30,7 @@ from typing import Any
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.agents.run_config import RunConfig
 from google.adk.agents.sequential_agent import SequentialAgent
+from google.adk.events import _visibility_metadata
 from google.adk.events._internal_metadata import public_metadata
 from google.adk.events.event import Event
 from google.adk.models.base_llm import BaseLlm
@@ -41,7 +42,6 @@ from google.adk.sessions.database_session_service import DatabaseSessionService
 from google.adk.sessions.in_memory_session_service import InMemorySessionService
 from google.adk.sessions.schemas import v0
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
-from google.adk.tools._tool_visibility import stamped_levels
 from google.genai import types
 import pytest
 import sqlalchemy
@@ -289,5 +289,6 @@ async def test_sessions_stored_in_the_earlier_form_read_back(
   await _close(reader)
 
   assert stored.visibility == 'internal'
-  assert stamped_levels(stored) == {'c1': 'hidden'}
+  entries = _visibility_metadata.read_entries(stored.custom_metadata)
+  assert entries[_visibility_metadata.TOOLS] == {'c1': 'hidden'}
   assert public_metadata(stored.custom_metadata) == {'ticket': 'T-1'}
