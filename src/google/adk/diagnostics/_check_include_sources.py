@@ -60,6 +60,10 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
     for name in dict.fromkeys(sources):
       if name in RESERVED_SOURCE_NAMES or name in node_names:
         continue
+      if not isinstance(name, str) or name == '*':
+        # '*' names every source; a window entry is checked with the
+        # exclusions, where an unknown name is an error.
+        continue
       yield Diagnostic(
           Severity.WARNING,
           UNKNOWN_INCLUDE_SOURCE,
