@@ -32,6 +32,7 @@
 from __future__ import annotations
 
 import difflib
+import logging
 from typing import Any
 from typing import Iterator
 
@@ -51,6 +52,8 @@ EMPTY_WINDOW = 'ADK-D109'
 FINAL_ANSWERS_OF_TOOL_CALLER = 'ADK-D110'
 # ADK-D104 belongs to _check_include_sources, which lists it.
 CODES = (WINDOW_ON_SILENT_SOURCE, EMPTY_WINDOW, FINAL_ANSWERS_OF_TOOL_CALLER)
+
+logger = logging.getLogger('google_adk.' + __name__)
 
 
 def check(root: BaseNode) -> Iterator[Diagnostic]:
@@ -111,12 +114,18 @@ def raise_on_unknown_names(root: Any) -> None:
   Raises:
     ValueError: Naming the agent, the name and the closest known name.
   """
-  if root is None or not any(
-      window_entries(node) or getattr(node, 'exclude_sources', None)
-      for node in walk(root)
-  ):
+  try:
+    if root is None or not any(
+        window_entries(node) or getattr(node, 'exclude_sources', None)
+        for node in walk(root)
+    ):
+      return
+    errors = list(unknown_names(root))
+  except Exception:  # pylint: disable=broad-except
+    # A root that is not a node tree (a duck-typed agent) has no names to
+    # check, and a bug here must never break building a runner.
+    logger.debug('Source name check failed for %r.', root, exc_info=True)
     return
-  errors = list(unknown_names(root))
   if errors:
     raise ValueError(
         ' '.join(f'{error.message} {error.hint}' for error in errors)
