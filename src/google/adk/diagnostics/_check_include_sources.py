@@ -57,12 +57,9 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
   )
   for node in nodes:
     sources = getattr(node, 'include_sources', None) or ()
+    sources = [s for s in sources if isinstance(s, str) and s != '*']
     for name in dict.fromkeys(sources):
       if name in RESERVED_SOURCE_NAMES or name in node_names:
-        continue
-      if not isinstance(name, str) or name == '*':
-        # '*' names every source; a window entry is checked with the
-        # exclusions, where an unknown name is an error.
         continue
       yield Diagnostic(
           Severity.WARNING,
