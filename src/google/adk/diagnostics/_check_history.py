@@ -77,10 +77,9 @@ def sees_reply_of(reader: Any, producer: str, start: Flow) -> bool:
     producer: The name of the agent that replied.
     start: The flow when ``reader`` starts.
   """
-  sources = getattr(reader, 'include_sources', None)
   if (
       producer not in start.ran
-      or (sources is not None and producer not in sources)
+      or not _admits(reader, producer)
       or _sees_only_its_own_events(reader)
   ):
     return False
@@ -90,7 +89,34 @@ def sees_reply_of(reader: Any, producer: str, start: Flow) -> bool:
     return True
   # The current turn starts at the latest message from an included source:
   # when the agent that spoke last is excluded, an earlier one may start it.
-  return sources is not None and any(s not in sources for s in start.latest)
+  return _source_setting(reader) is not None and any(
+      not _admits(reader, s) for s in start.latest
+  )
+
+
+def _source_setting(reader: Any) -> Any:
+  """``include_sources``, or ``exclude_sources`` when only that is set."""
+  sources = getattr(reader, 'include_sources', None)
+  if sources is None:
+    return getattr(reader, 'exclude_sources', None)
+  return sources
+
+
+def _admits(reader: Any, source: str) -> bool:
+  """Whether ``reader``'s model may see messages from ``source``.
+
+  A window entry (an object with a ``source``) admits its source; ``'*'``
+  admits every source, and ``exclude_sources`` removes sources from either.
+  """
+  name = getattr(reader, 'name', '')
+  excluded = getattr(reader, 'exclude_sources', None) or ()
+  if excluded and source in _allowed_authors(excluded, name):
+    return False
+  sources = getattr(reader, 'include_sources', None)
+  if sources is None or '*' in sources:
+    return True
+  names = [getattr(entry, 'source', entry) for entry in sources]
+  return source in _allowed_authors(names, name)
 
 
 def _sees_only_its_own_events(reader: Any) -> bool:
@@ -106,7 +132,7 @@ def _sees_only_its_own_events(reader: Any) -> bool:
   if mode == AgentMode.TASK:
     return True
   return cuts_to_node_path(
-      mode == AgentMode.SINGLE_TURN, getattr(reader, 'include_sources', None)
+      mode == AgentMode.SINGLE_TURN, _source_setting(reader)
   )
 
 
@@ -220,8 +246,7 @@ def _keeps_node_input(reader: Any, source: str) -> bool:
     return True
   if mode != AgentMode.SINGLE_TURN:
     return False
-  sources = reader.include_sources
-  return sources is None or source in _allowed_authors(sources, reader.name)
+  return _admits(reader, source)
 
 
 def _handed_on(root: BaseNode, graphs: _WorkflowGraphs) -> set[int]:
@@ -360,7 +385,10 @@ def _same_data_twice(
     )
     dropped = f'its node input from {carriers[0]!r}'
   sources = reader.include_sources
-  if sources is None:
+  excluded = getattr(reader, 'exclude_sources', None)
+  if excluded is not None:
+    fix = f'exclude_sources={[*excluded, producer, *carriers]!r}'
+  elif sources is None:
     fix = "include_sources=['user', 'self']"
   else:
     dropping = {producer, *carriers}

@@ -57,6 +57,7 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
   )
   for node in nodes:
     sources = getattr(node, 'include_sources', None) or ()
+    sources = [s for s in sources if isinstance(s, str) and s != '*']
     for name in dict.fromkeys(sources):
       if name in RESERVED_SOURCE_NAMES or name in node_names:
         continue

@@ -48,7 +48,9 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
       continue
     parallel = _parallel_pairs(graph)
     for node in graph.nodes:
-      for name in dict.fromkeys(getattr(node, 'include_sources', None) or ()):
+      entries = getattr(node, 'include_sources', None) or ()
+      # A window entry names its source in ``source``.
+      for name in dict.fromkeys(getattr(e, 'source', e) for e in entries):
         if (node.name, name) not in parallel:
           continue
         yield Diagnostic(

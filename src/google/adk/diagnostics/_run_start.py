@@ -94,6 +94,7 @@ def log_tree_diagnostics(root: Any) -> None:
 def _uses_checked_settings(root: Any) -> bool:
   return any(
       getattr(node, 'include_sources', None) is not None
+      or getattr(node, 'exclude_sources', None) is not None
       or getattr(node, 'visibility', None) is not None
       for node in walk(root)
   )
