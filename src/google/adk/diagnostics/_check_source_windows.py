@@ -86,11 +86,10 @@ def unknown_names(root: BaseNode) -> Iterator[Diagnostic]:
       matches = difflib.get_close_matches(name, known, n=1)
       guess = f'Did you mean {matches[0]!r}? ' if matches else ''
       effect = (
-          f'the window admits nothing, and no message of {name!r}'
+          'the window admits nothing'
           if where != 'exclude_sources'
           else (
-              'nothing is excluded: every source stays admitted, and'
-              f' {name!r} excludes'
+              'the exclusion leaves out nothing, so every source stays admitted'
           )
       )
       yield Diagnostic(
@@ -98,8 +97,7 @@ def unknown_names(root: BaseNode) -> Iterator[Diagnostic]:
           UNKNOWN_INCLUDE_SOURCE,
           node.name,
           f'Agent {node.name!r} names {name!r} in {where}, but nothing named'
-          f' {name!r} runs in the tree rooted at {root.name!r}: {effect}'
-          ' anything.',
+          f' {name!r} runs in the tree rooted at {root.name!r}: {effect}.',
           f'{guess}Fix the name or remove it. Known names:'
           f' {", ".join(repr(n) for n in known)}.',
       )
