@@ -28,6 +28,7 @@ against.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 USER_SOURCE = 'user'
@@ -86,3 +87,16 @@ def validate_include_sources(value: Any) -> list[str] | None:
           f' {position} is {name!r}.'
       )
   return names
+
+
+def source_authors(names: Iterable[str], agent_name: str) -> set[str]:
+  """Maps source names onto the event authors they stand for.
+
+  ``'self'`` is the agent's own name; every other name is an author as it is.
+  """
+  authors = set(names)
+  if SELF_SOURCE in authors:
+    authors.discard(SELF_SOURCE)
+    if agent_name:
+      authors.add(agent_name)
+  return authors

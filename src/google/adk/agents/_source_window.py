@@ -40,7 +40,6 @@ free of flow imports so ``LlmAgent`` can use it at construction time.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from collections.abc import Sequence
 import dataclasses
 from typing import Any
@@ -55,6 +54,7 @@ from pydantic import model_validator
 from ..features import experimental
 from ..features import FeatureName
 from ._include_sources import SELF_SOURCE
+from ._include_sources import source_authors
 from ._include_sources import validate_include_sources
 
 ALL_SOURCES = '*'
@@ -199,8 +199,8 @@ class SourcePolicy:
   def admitted(self, agent_name: str) -> _Admitted:
     """Returns the event authors admitted when serving ``agent_name``."""
     return _Admitted(
-        named=_resolve_self(self.names, agent_name),
-        excluded=_resolve_self(self.excluded, agent_name),
+        named=frozenset(source_authors(self.names, agent_name)),
+        excluded=frozenset(source_authors(self.excluded, agent_name)),
         everyone=self.everyone,
     )
 
@@ -210,15 +210,6 @@ class SourcePolicy:
         (agent_name if name == SELF_SOURCE and agent_name else name): window
         for name, window in self.windows.items()
     }
-
-
-def _resolve_self(names: Iterable[str], agent_name: str) -> frozenset[str]:
-  resolved = set(names)
-  if SELF_SOURCE in resolved:
-    resolved.discard(SELF_SOURCE)
-    if agent_name:
-      resolved.add(agent_name)
-  return frozenset(resolved)
 
 
 def validate_source_entries(value: Any) -> Optional[list[SourceEntry]]:

@@ -42,7 +42,7 @@ from typing import Any
 from typing import Iterator
 
 from ..agents import _visibility
-from ..flows.llm_flows.context._source_filter import _allowed_authors
+from ..agents._include_sources import source_authors
 from ..flows.llm_flows.context._source_filter import cuts_to_node_path
 from ..utils._agent_mode import AgentMode
 from ..workflow._base_node import BaseNode
@@ -110,13 +110,13 @@ def _admits(reader: Any, source: str) -> bool:
   """
   name = getattr(reader, 'name', '')
   excluded = getattr(reader, 'exclude_sources', None) or ()
-  if excluded and source in _allowed_authors(excluded, name):
+  if excluded and source in source_authors(excluded, name):
     return False
   sources = getattr(reader, 'include_sources', None)
   if sources is None or '*' in sources:
     return True
   names = [getattr(entry, 'source', entry) for entry in sources]
-  return source in _allowed_authors(names, name)
+  return source in source_authors(names, name)
 
 
 def _sees_only_its_own_events(reader: Any) -> bool:

@@ -82,7 +82,7 @@ from collections.abc import Sequence
 
 from google.genai import types
 
-from ....agents._include_sources import SELF_SOURCE
+from ....agents._include_sources import source_authors
 from ....events.event import Event
 from ....workflow._node_input_source import is_node_input
 from ....workflow._node_input_source import node_input_source
@@ -90,16 +90,6 @@ from ....workflow._node_input_source import node_input_source
 # A function call or response, named by the index of its event in the visible
 # history and the index of the part within the event.
 _PartKey = tuple[int, int]
-
-
-def _allowed_authors(source_filter: Sequence[str], agent_name: str) -> set[str]:
-  """Maps ``include_sources`` entries onto the event authors they admit."""
-  authors = set(source_filter)
-  if SELF_SOURCE in authors:
-    authors.discard(SELF_SOURCE)
-    if agent_name:
-      authors.add(agent_name)
-  return authors
 
 
 def _current_invocation_id(events: Sequence[Event]) -> str:
@@ -133,7 +123,7 @@ class SourceFilter:
         and compaction summaries are attributed from here.
     """
     self._agent_name = agent_name
-    self._allowed = _allowed_authors(source_filter, agent_name)
+    self._allowed = source_authors(source_filter, agent_name)
     self._invocation_id = _current_invocation_id(history)
     self._visible_events = visible_events
     self._event_index: dict[int, int] = {}

@@ -31,11 +31,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ....agents._include_sources import source_authors
 from ....agents._include_sources import USER_SOURCE
 from ....events.event import Event
 from ....workflow._node_input_source import is_node_input
 from ....workflow._node_input_source import node_input_source
-from ._source_filter import _allowed_authors
 
 
 class TurnStartSearch:
@@ -77,7 +77,7 @@ class TurnStartSearch:
     self._allowed = (
         None
         if source_filter is None
-        else _allowed_authors(source_filter, agent_name)
+        else source_authors(source_filter, agent_name)
     )
     self._from_latest_user_message = from_latest_user_message
     self._best_rank: int | None = None
