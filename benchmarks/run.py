@@ -19,6 +19,7 @@ Run with the fork's interpreter::
   .venv/bin/python benchmarks/run.py            # full run, a few minutes
   .venv/bin/python benchmarks/run.py --smoke    # CI: tiny sizes, one round
   .venv/bin/python benchmarks/run.py --only late_turn,user_view
+  .venv/bin/python benchmarks/run.py --only windows
 
 The fork is the google.adk this interpreter imports. Upstream is the
 pinned, hash-checked upstream wheel, installed once into
@@ -90,6 +91,8 @@ _FULL = {
     'late_sessions': 4,
     'user_view_events': [1_000, 5_000, 10_000],
     'user_view_repeats': 9,
+    'windows_turns': 40,
+    'windows_repeats': 15,
     'rounds': 6,
 }
 _SMOKE = {
@@ -103,10 +106,17 @@ _SMOKE = {
     'late_sessions': 1,
     'user_view_events': [100, 300],
     'user_view_repeats': 1,
+    'windows_turns': 3,
+    'windows_repeats': 1,
     'rounds': 1,
 }
 _FILTER_TARGET = 1.05
 """Issue 21: a turn in filter mode costs at most this much of annotate's."""
+_WINDOW_CONFIGS = (
+    ('unfiltered', 'fork unfiltered'),
+    ('plain_list', 'fork plain list'),
+    ('windows', 'fork windows'),
+)
 
 # Issue 22: what the fork's request history must keep, judged on per-round
 # ratios (fork/upstream). (label, measurement, size, variant, bound, at most).
@@ -136,6 +146,9 @@ _TARGETS = (
     ),
     ('peak memory, one call', 'peak_memory', None, None, 0.50),
     ('Runner, turn 40 (turns/s)', 'late_turn', None, 'default', 2.0),
+    # Issue 23: a window never costs more than the unfiltered request to
+    # build; windowed over unfiltered, both in the fork.
+    ('window vs unfiltered, to build', 'windows', None, 'windows', 1.0),
 )
 """The 20,000-event bound replaces issue 21's target on the growth of the
 time per event: that growth is the garbage collection of the contents the
@@ -210,6 +223,7 @@ def _check_sides(fork: dict[str, Any], upstream: dict[str, Any]) -> None:
         ('supports_include_sources', 'LlmAgent.include_sources'),
         ('supports_visibility_mode', 'RunConfig.visibility_mode'),
         ('supports_user_view', 'google.adk.events.user_view'),
+        ('supports_source_windows', 'google.adk.agents.SourceWindow'),
     ):
       if not fork[feature]:
         problems.append(f'the fork at {fork["adk_file"]} has no {name}.')
@@ -293,6 +307,8 @@ def _summarise(
     _summarise_late_turn(runs, summary)
   if 'user_view' in only:
     _summarise_user_view(fork_runs, settings, summary)
+  if 'windows' in only:
+    _summarise_windows(runs, summary)
   summary['targets'] = _check_targets(summary)
   return summary
 
@@ -306,6 +322,9 @@ def _check_targets(summary: dict[str, Any]) -> list[dict[str, Any]]:
       ratio = row and row['median_of_round_ratios']
     elif measurement == 'peak_memory':
       ratio = summary.get('peak_memory', {}).get('ratio')
+    elif measurement == 'windows':
+      row = summary.get('windows', {}).get('vs_unfiltered', {}).get(variant)
+      ratio = row and row['median_of_round_ratios']
     else:
       row = summary.get('late_turn', {}).get(variant)
       ratio = row and row['median_of_round_ratios']
@@ -324,11 +343,10 @@ def _check_targets(summary: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _target_lines(targets: list[dict[str, Any]]) -> list[str]:
-  lines = [
-      '',
-      'Targets (issue 22), per-round ratio fork/upstream',
-      f'{"target":<32} {"ratio":>7} {"bound":>8}  result',
-  ]
+  lines = ['', 'Targets (issues 22 and 23), per-round ratio fork/upstream']
+  if any(t['target'] == _TARGETS[-1][0] for t in targets):
+    lines.append('(the window row: windowed/unfiltered, both in the fork)')
+  lines.append(f'{"target":<32} {"ratio":>7} {"bound":>8}  result')
   for target in targets:
     bound = (
         f'{">=" if target["higher_is_better"] else "<="} {target["bound"]:.2f}'
@@ -447,6 +465,72 @@ def _summarise_user_view(
       'sizes': rows,
       'growth': rows[large]['us_per_event'] / rows[small]['us_per_event'],
   }
+
+
+def _summarise_windows(
+    runs: dict[str, list[dict[str, Any]]], summary: dict[str, Any]
+) -> None:
+  """The writer's request per configuration: its size, and its build time.
+
+  Times are compared within the fork (windowed or plain list over
+  unfiltered: the per-round ratio pairs calls of one process) and with
+  upstream's unfiltered call.
+  """
+  up_runs, fork_runs = runs['upstream'], runs['fork']
+  first = fork_runs[0]['windows']
+  upstream = up_runs[0]['windows']['configs']['unfiltered']
+  fork_ms = {
+      config: [r['windows']['configs'][config]['median_ms'] for r in fork_runs]
+      for config, _ in _WINDOW_CONFIGS
+  }
+  up_ms = [r['windows']['configs']['unfiltered']['median_ms'] for r in up_runs]
+  sizes = {
+      'upstream': {k: upstream[k] for k in ('contents', 'chars')},
+      **{
+          config: {
+              k: first['configs'][config][k] for k in ('contents', 'chars')
+          }
+          for config, _ in _WINDOW_CONFIGS
+      },
+  }
+  summary['windows'] = {
+      'turns': first['turns'],
+      'events': first['events'],
+      'sizes': sizes,
+      'upstream_ms': statistics.median(up_ms),
+      'fork_ms': {c: statistics.median(ms) for c, ms in fork_ms.items()},
+      'vs_unfiltered': {
+          config: _ratios(fork_ms[config], fork_ms['unfiltered'])
+          for config in ('plain_list', 'windows')
+      },
+      'vs_upstream': {
+          config: _ratios(ms, up_ms) for config, ms in fork_ms.items()
+      },
+      # Sizes are deterministic: every round of each side agrees.
+      'deterministic': (
+          all(
+              r['windows']['configs'][c]['digest']
+              == first['configs'][c]['digest']
+              for r in fork_runs
+              for c in first['configs']
+          )
+          and all(
+              r['windows']['configs']['unfiltered']['digest']
+              == upstream['digest']
+              for r in up_runs
+          )
+      ),
+      'unfiltered_identical': (
+          first['configs']['unfiltered']['digest'] == upstream['digest']
+      ),
+      'matches_runner_request': all(
+          r['windows']['matches_runner_request'] for r in up_runs + fork_runs
+      ),
+  }
+
+
+def _yes(value: bool) -> str:
+  return 'yes' if value else 'NO'
 
 
 def _number(value: float) -> str:
@@ -637,6 +721,72 @@ def _user_view_lines(
   return lines
 
 
+def _windows_lines(
+    summary: dict[str, Any], settings: dict[str, Any]
+) -> list[str]:
+  windows = summary['windows']
+  sizes = windows['sizes']
+  lines = [
+      '',
+      (
+          "Source windows (issue 23): the writer's request at turn"
+          f' {windows["turns"]} of a session'
+      ),
+      (
+          '(planner, researcher with a search tool, writer;'
+          f' {windows["events"]:,} events). _get_contents'
+      ),
+      (
+          f'ms: median of {settings["windows_repeats"]} call'
+          f'{"" if settings["windows_repeats"] == 1 else "s"} a round;'
+          ' /unfiltered: median per-round ratio'
+      ),
+      (
+          f'{"configuration":<16} {"contents":>8} {"chars":>9}'
+          f' {"vs upstream":>11} {"ms":>8} {"/unfiltered":>11}'
+      ),
+  ]
+  rows = [('upstream', 'upstream', windows['upstream_ms'], None)]
+  for config, label in _WINDOW_CONFIGS:
+    ratio = windows['vs_unfiltered'].get(config)
+    rows.append((
+        config,
+        label,
+        windows['fork_ms'][config],
+        ratio['median_of_round_ratios'] if ratio else 1.0,
+    ))
+  for config, label, ms, ratio in rows:
+    size = sizes[config]
+    lines.append(
+        f'{label:<16} {size["contents"]:>8,} {size["chars"]:>9,}'
+        f' {size["chars"] / sizes["upstream"]["chars"]:>11.3f}'
+        f' {ms:>8.2f} {"-" if ratio is None else f"{ratio:.3f}":>11}'
+    )
+  vs_upstream = windows['vs_upstream']
+  target = windows['vs_unfiltered']['windows']['median_of_round_ratios']
+  return lines + [
+      "plain list: ['user','planner','researcher']; windows: user first=1",
+      'last=1, planner last=1, researcher final_answers_only',
+      (
+          'time fork/upstream, per-round: unfiltered'
+          f' {vs_upstream["unfiltered"]["median_of_round_ratios"]:.3f},'
+          ' plain list'
+          f' {vs_upstream["plain_list"]["median_of_round_ratios"]:.3f},'
+          f' windows {vs_upstream["windows"]["median_of_round_ratios"]:.3f}'
+      ),
+      (
+          'Unfiltered request identical to upstream (digest):'
+          f' {_yes(windows["unfiltered_identical"])}; to the'
+          f' Runner\'s: {_yes(windows["matches_runner_request"])}'
+      ),
+      f'Sizes the same in every round: {_yes(windows["deterministic"])}',
+      (
+          'a window never costs more than the unfiltered request to build:'
+          f' {"met" if target <= 1.0 else "NOT MET"}'
+      ),
+  ]
+
+
 def _table(
     summary: dict[str, Any],
     settings: dict[str, Any],
@@ -712,6 +862,8 @@ def _table(
     ]
   if 'user_view' in summary:
     lines += _user_view_lines(summary, settings)
+  if 'windows' in summary:
+    lines += _windows_lines(summary, settings)
   if summary.get('targets'):
     lines += _target_lines(summary['targets'])
   return '\n'.join(line.rstrip() for line in lines)
@@ -785,6 +937,10 @@ def _worker_args(settings: dict[str, Any]) -> list[str]:
       ','.join(map(str, settings['user_view_events'])),
       '--user-view-repeats',
       str(settings['user_view_repeats']),
+      '--windows-turns',
+      str(settings['windows_turns']),
+      '--windows-repeats',
+      str(settings['windows_repeats']),
       '--only',
       ','.join(settings['only']),
   ]

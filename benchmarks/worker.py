@@ -22,11 +22,13 @@ can be::
   python worker.py --events 1000,5000 --repeats 5 --turns 20 \\
       --throughput-turns 40 --flat-events 1000,20000 --memory-events 10000 \\
       --late-turn 40 --late-sessions 3 --user-view-events 1000,10000 \\
-      --user-view-repeats 9 [--only late_turn,user_view]
+      --user-view-repeats 9 --windows-turns 40 --windows-repeats 15 \\
+      [--only late_turn,user_view,windows]
 
 and prints one JSON object on its last line of output. Configurations that
 need the fork (``include_sources``, ``source_filter``, filter mode,
-``user_view``) are measured only when the installed google.adk supports them.
+``user_view``, source windows) are measured only when the installed google.adk
+supports them.
 """
 
 from __future__ import annotations
@@ -64,8 +66,12 @@ MEASUREMENTS = (
     'peak_memory',
     'late_turn',
     'user_view',
+    'windows',
 )
 """What a round measures, in this order; ``--only`` picks some of them."""
+
+TEAM = ('planner', 'researcher', 'writer')
+"""The agents of the windows session, in the order they run."""
 
 LATE_TURN_CONFIGS = ('default', 'include_sources', 'filter')
 """Runner configurations timed at a late turn: ``'filter'`` is the default
@@ -197,9 +203,9 @@ def _answers_tool(contents: list[Any]) -> bool:
 class _Recorder:
   """Collects, per agent and turn, the agent's last request of the turn."""
 
-  def __init__(self) -> None:
+  def __init__(self, agents: tuple[str, ...] = PIPELINE) -> None:
     self.turn = 0
-    self.requests: dict[str, dict[int, str]] = {name: {} for name in PIPELINE}
+    self.requests: dict[str, dict[int, str]] = {name: {} for name in agents}
 
   def record(self, agent: str, contents: list[Any]) -> None:
     self.requests[agent][self.turn] = _contents_text(contents)
@@ -417,6 +423,122 @@ def _history(size: int, *, internal: bool = False) -> list[Any]:
   return events[:size]
 
 
+def _team(recorder: _Recorder | None) -> Any:
+  """Planner, researcher (with the search tool), writer: a SequentialAgent.
+
+  Upstream's default history everywhere: the session it builds is the same
+  under both installs, and the writer's requests are built from it afterwards
+  in each configuration.
+  """
+  from google.adk.agents.llm_agent import LlmAgent
+  from google.adk.agents.sequential_agent import SequentialAgent
+
+  agents = [
+      LlmAgent(
+          name=name,
+          model=_scripted_model(name, recorder),
+          tools=[_search] if name == 'researcher' else [],
+      )
+      for name in TEAM
+  ]
+  return SequentialAgent(name='research_team', sub_agents=agents)
+
+
+def _writer_source_filters() -> dict[str, Any]:
+  """What the request builder reads for the writer in each configuration.
+
+  Each is what the fork's contents processor passes as ``source_filter`` for
+  a writer built with those settings (``source_policy_of``): the plain list
+  itself, or the windows resolved once when the agent is built.
+  """
+  from google.adk.agents import SourceWindow
+  from google.adk.agents._source_window import source_policy_of
+  from google.adk.agents.llm_agent import LlmAgent
+
+  settings = {
+      'plain_list': ['user', 'planner', 'researcher'],
+      'windows': [
+          SourceWindow('user', first=1, last=1),
+          SourceWindow('planner', last=1),
+          SourceWindow('researcher', final_answers_only=True),
+      ],
+  }
+  return {
+      config: source_policy_of(
+          LlmAgent(name='writer', model='scripted', include_sources=entries)
+      )
+      for config, entries in settings.items()
+  }
+
+
+async def _team_session(turns: int) -> tuple[list[Any], str]:
+  """Runs the team for `turns` turns; the writer's history at its last request.
+
+  Returns:
+    The session's events before the writer's last reply (what its last
+    request was built from) and the text of that request's contents, as the
+    Runner sent it.
+  """
+  from google.adk.runners import InMemoryRunner
+
+  recorder = _Recorder(TEAM)
+  runner = InMemoryRunner(agent=_team(recorder), app_name=_APP)
+  session = await runner.session_service.create_session(
+      app_name=_APP, user_id=_USER
+  )
+  for turn in range(1, turns + 1):
+    recorder.turn = turn
+    await _run_turns(runner, session.id, turn, 1)
+  session = await runner.session_service.get_session(
+      app_name=_APP, user_id=_USER, session_id=session.id
+  )
+  await runner.close()
+  events = list(session.events)
+  last_reply = max(i for i, e in enumerate(events) if e.author == 'writer')
+  return events[:last_reply], recorder.requests['writer'][turns]
+
+
+def _windows(turns: int, repeats: int, supported: bool) -> dict[str, Any]:
+  """The writer's request at the last turn of a long session, per config.
+
+  The session (planner, researcher with a tool, writer) is built once; then
+  `_get_contents` builds the writer's request from it in each configuration
+  this install supports (upstream, with no ``include_sources``, builds only
+  the unfiltered one): its size (characters of the contents, as in
+  `request_size`, and the number of contents) and its time, median of
+  `repeats` calls each after a `gc.collect()`, as `get_contents` times it.
+  """
+  from google.adk.flows.llm_flows.contents import _get_contents
+
+  history, sent = asyncio.run(_team_session(turns))
+  filters: dict[str, Any] = {'unfiltered': None}
+  if supported:
+    filters.update(_writer_source_filters())
+  result: dict[str, Any] = {
+      'turns': turns,
+      'events': len(history),
+      'configs': {},
+  }
+  for config, source_filter in filters.items():
+    kwargs = {'source_filter': source_filter} if source_filter else {}
+    call = lambda: _get_contents(None, history, 'writer', **kwargs)
+    median_ms, best_ms = _time_ms(call, repeats)
+    contents = call()
+    result['configs'][config] = {
+        'median_ms': median_ms,
+        'best_ms': best_ms,
+        'contents': len(contents),
+        'chars': len(_contents_text(contents)),
+        'digest': _digest(contents),
+    }
+  # The history rebuilds the request the Runner sent (none of the writers
+  # that built the session filtered).
+  result['matches_runner_request'] = (
+      _contents_text(_get_contents(None, history, 'writer')) == sent
+  )
+  return result
+
+
 def _time_ms(function: Any, repeats: int) -> tuple[float, float]:
   """The median and the fastest of `repeats` timed calls, in milliseconds."""
   function()
@@ -621,6 +743,10 @@ def info() -> dict[str, Any]:
       'supports_user_view': (
           importlib.util.find_spec('google.adk.events.user_view') is not None
       ),
+      'supports_source_windows': (
+          importlib.util.find_spec('google.adk.agents._source_window')
+          is not None
+      ),
       'pydantic_version': importlib.metadata.version('pydantic'),
   }
 
@@ -666,6 +792,12 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     result['user_view'] = _user_view_times(
         args.user_view_events, args.user_view_repeats
     )
+  if 'windows' in only:
+    result['windows'] = _windows(
+        args.windows_turns,
+        args.windows_repeats,
+        about['supports_source_windows'],
+    )
   return result
 
 
@@ -699,6 +831,8 @@ def main() -> None:
       '--user-view-events', type=_sizes, default=[1_000, 5_000, 10_000]
   )
   parser.add_argument('--user-view-repeats', type=int, default=9)
+  parser.add_argument('--windows-turns', type=int, default=40)
+  parser.add_argument('--windows-repeats', type=int, default=15)
   parser.add_argument('--only', type=_names, default=list(MEASUREMENTS))
   args = parser.parse_args()
   logging.getLogger('google_adk').setLevel(logging.ERROR)

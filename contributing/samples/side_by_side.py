@@ -30,7 +30,11 @@ scripted model for three user turns, four times:
 
 It prints what the user sees in each, what each agent's model received, the
 lines of the booker's last request that differ between the three history
-settings, and a table of the figures, in 80 columns.
+settings, and a table of the figures, in 80 columns. A last section runs the
+``research_team`` sample (planner, researcher with a search tool, writer) for
+10 turns and shows where source windows pay: the writer's request as
+upstream builds it, with the plain list ``['user', 'planner',
+'researcher']``, and with the sample's windows.
 
 The two upstream configurations run on the fork with its features off, which
 is upstream 2.13.0's behaviour: ``--record CONFIG`` prints such a run as JSON
@@ -74,6 +78,23 @@ _UPSTREAM = 'upstream'
 _OTHER_SETTING = {'booking_workflow': 'default', 'booking_router': 'none'}
 _FORK = 'fork'
 _DEFAULT_SAMPLE = 'booking_workflow'
+_TEAM_SAMPLE = 'research_team'
+_TEAM_TURNS = (
+    'Write a short guide to installing a heat pump in a 1930s brick house.',
+    'Add what it costs, roughly, for a house of 120 square metres.',
+    'Mention the grants we can apply for.',
+    'What about noise? The neighbours are close.',
+    'Compare air-to-water with ground-source heat pumps.',
+    'Keep it under 600 words.',
+    'Add a short section on insulating first.',
+    'Can we keep the old radiators, or do we need underfloor heating?',
+    'Make the tone a bit friendlier.',
+    'Finish with a three-step checklist.',
+)
+_PLAIN_LIST = 'fork, plain list'
+_WINDOWS = 'fork, windows'
+_PLAN = re.compile(r'\bPlan \d+:')
+_FINDING = re.compile(r'\bFinding \d+:')
 _QUOTE_MARKER = re.compile(r'<<<(?:BEGIN|END)_QUOTED_AGENT_CONTENT>>>')
 
 
@@ -438,6 +459,105 @@ def _figures(runs: dict[str, _Run], filtered: _Run) -> None:
   )
 
 
+async def _writer_requests(config: str) -> list[Any]:
+  """The research team's 10 turns: the writer's request in each turn.
+
+  Args:
+    config: ``upstream`` (the fork's features off), ``_PLAIN_LIST`` (the
+      writer with ``['user', 'planner', 'researcher']``) or ``_WINDOWS``
+      (the sample as shipped).
+  """
+  from google.adk.runners import InMemoryRunner
+  from google.genai import types
+
+  module = _load_sample(_TEAM_SAMPLE)
+  _configure(module.root_agent, config if config == _UPSTREAM else _FORK)
+  if config == _PLAIN_LIST:
+    module.writer.include_sources = ['user', 'planner', 'researcher']
+  runner = InMemoryRunner(agent=module.root_agent, app_name='demo')
+  session = await runner.session_service.create_session(
+      app_name='demo', user_id='guest'
+  )
+  for text in _TEAM_TURNS:
+    async for _ in runner.run_async(
+        user_id='guest',
+        session_id=session.id,
+        new_message=types.Content(role='user', parts=[types.Part(text=text)]),
+    ):
+      pass
+  # The writer calls no tool: one request per turn.
+  return list(module.writer.model.requests)
+
+
+def _holds(llm_request: Any) -> dict[str, int]:
+  """What a writer's request holds, counted by kind."""
+  text = scripted_model.request_text(llm_request)
+  calls = sum(
+      1
+      for content in llm_request.contents
+      for part in content.parts or []
+      if part.function_call
+  )
+  return {
+      'user messages': len(scripted_model.user_texts(llm_request)),
+      "planner's plans": len(_PLAN.findall(text)),
+      "researcher's answers": len(_FINDING.findall(text)),
+      # Another agent's calls reach the writer as text.
+      'tool calls, with results': calls + text.count('called tool `search`'),
+      'its own earlier drafts': len(scripted_model.own_replies(llm_request)),
+  }
+
+
+def _where_windows_pay(runs: dict[str, list[Any]]) -> None:
+  turns = len(_TEAM_TURNS)
+  _rule(f'5. Source windows: the research team, {turns} turns')
+  print(
+      f'The {_TEAM_SAMPLE} sample: planner, researcher (with a search tool),'
+      ' writer.\nThe writer takes, in "fork, plain list",'
+      " include_sources=['user', 'planner',\n'researcher'];"
+      ' in "fork, windows", the sample\'s windows:\n'
+      "  SourceWindow('user', first=1, last=1)      first and latest message\n"
+      "  SourceWindow('planner', last=1)            the latest plan\n"
+      "  SourceWindow('researcher', final_answers_only=True)  no tool traffic\n"
+  )
+  last = {config: requests[-1] for config, requests in runs.items()}
+  upstream_chars = scripted_model.conversation_chars(last[_UPSTREAM])
+  rows = [
+      ["writer's request", *runs],
+      [
+          f'contents, turn {turns}',
+          *(str(len(r.contents)) for r in last.values()),
+      ],
+      [
+          f'characters, turn {turns}',
+          *(
+              f'{scripted_model.conversation_chars(r):,}'
+              f' ({scripted_model.conversation_chars(r) / upstream_chars:.0%})'
+              for r in last.values()
+          ),
+      ],
+      [
+          f'characters, turns 1-{turns}',
+          *(
+              f'{sum(map(scripted_model.conversation_chars, requests)):,}'
+              for requests in runs.values()
+          ),
+      ],
+  ]
+  holds = {config: _holds(r) for config, r in last.items()}
+  rows.append([f'in it at turn {turns}:', '', '', ''])
+  for kind in holds[_UPSTREAM]:
+    rows.append(
+        [f'  {kind}', *(str(counts[kind]) for counts in holds.values())]
+    )
+  _table(rows, [26, 15, 17, 17])
+  print(
+      'Characters of the conversation, as in 2. With windows the writer sees'
+      " the\nuser's first and latest messages, the latest plan and every"
+      ' finding, and\nnothing of the search traffic.'
+  )
+
+
 async def _record(sample: str, config: str) -> None:
   """Prints one upstream configuration's run as JSON, for parity checks."""
   run = await _run(sample, config)
@@ -505,6 +625,12 @@ async def _main() -> None:
   _what_models_received(runs, _token_counter())
   _differing_lines(runs)
   _figures(runs, filtered)
+  # SourceWindow is experimental; the demo says so in its own words.
+  warnings.filterwarnings('ignore', message=r'\[EXPERIMENTAL\] feature')
+  _where_windows_pay({
+      config: await _writer_requests(config)
+      for config in (_UPSTREAM, _PLAIN_LIST, _WINDOWS)
+  })
 
 
 if __name__ == '__main__':

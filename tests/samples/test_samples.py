@@ -181,6 +181,37 @@ async def test_drafting_loop_only_the_presenter_speaks():
 
 
 @pytest.mark.asyncio
+async def test_research_team_writer_sees_its_windows_only():
+  agent = _load('research_team')
+  turns = tuple(f'Question {n} about heat pumps.' for n in range(1, 5))
+
+  transcript = await _converse(agent, turns)
+
+  # Only the writer, the last of the sequence, speaks to the user.
+  assert [
+      [(author, facing) for author, _, facing in turn] for turn in transcript
+  ] == [[('planner', False), ('researcher', False), ('writer', True)]] * 4
+  _, researcher, writer = agent.sub_agents
+  # The researcher searched once a turn.
+  assert len(researcher.model.requests) == 8
+  lines = _request_lines(writer.model.requests[-1])
+  text = '\n'.join(lines)
+  # The user's first and latest messages, the latest plan, every finding.
+  assert [line for line in lines if line.startswith('Question')] == [
+      turns[0],
+      turns[-1],
+  ]
+  assert 'Plan 4:' in text and 'Plan 3:' not in text
+  assert all(f'Finding {n}:' in text for n in range(1, 5))
+  assert 'called tool' not in text and 'tool returned' not in text
+  assert 'Here is the revised guide' not in text
+  # The writer follows the latest plan and uses every finding.
+  assert transcript[-1][-1][1].startswith(
+      'Here is the revised guide (following plan 4, drawing on 4 findings).'
+  )
+
+
+@pytest.mark.asyncio
 async def test_booking_workflow_conversation_and_visibility():
   agent = _load('booking_workflow')
 
@@ -354,7 +385,12 @@ def test_api_server_app_lists_and_runs_the_samples(tmp_path: Path):
         },
     )
 
-  assert {'booking_router', 'booking_workflow', 'drafting_loop'} <= set(apps)
+  assert {
+      'booking_router',
+      'booking_workflow',
+      'drafting_loop',
+      'research_team',
+  } <= set(apps)
   response.raise_for_status()
   texts = [
       (event['author'], part.get('text'))
@@ -399,9 +435,12 @@ def test_main_job_demo_reads_in_80_columns(options, second, expected):
 
   lines = result.stdout.splitlines()
   assert max(len(line) for line in lines + result.stderr.splitlines()) <= 80
+  windows_at = lines.index('5. Source windows: the research team, 10 turns')
   figures = {
       line[:26].strip(): line[26:].split()
-      for line in lines[lines.index('4. Figures over the three turns') :]
+      for line in lines[
+          lines.index('4. Figures over the three turns') : windows_at
+      ]
   }
   for figure, values in expected.items():
     assert figures[figure] == values, figure
@@ -421,3 +460,31 @@ def test_main_job_demo_reads_in_80_columns(options, second, expected):
     assert rows and all(row.startswith(('booker', 'info')) for row in rows)
   fork_chars = int(figures['characters, all requests'][-1].replace(',', ''))
   assert fork_chars == 415
+  _assert_windows_section(lines[windows_at:])
+
+
+def _assert_windows_section(lines: list[str]) -> None:
+  """The demo's last section: the research team's writer, three ways."""
+  rows = {line[:26].strip(): line[26:].split() for line in lines}
+  assert rows["writer's request"] == [
+      'upstream',
+      *('fork,', 'plain', 'list'),
+      *('fork,', 'windows'),
+  ]
+  # The windows: the user's first and latest messages, the latest plan,
+  # every finding without the search traffic, none of its own drafts.
+  assert rows['user messages'] == ['10', '10', '2']
+  assert rows["planner's plans"] == ['10', '10', '1']
+  assert rows["researcher's answers"] == ['10', '10', '10']
+  assert rows['tool calls, with results'] == ['10', '10', '0']
+  assert rows['its own earlier drafts'] == ['9', '0', '0']
+  contents = [int(n) for n in rows['contents, turn 10']]
+  chars = [
+      int(n.replace(',', ''))
+      for n in rows['characters, turn 10']
+      if not n.startswith('(')
+  ]
+  totals = [int(n.replace(',', '')) for n in rows['characters, turns 1-10']]
+  for figures in (contents, chars, totals):
+    assert figures[0] > figures[1] > figures[2]
+  assert chars[2] < chars[0] / 3

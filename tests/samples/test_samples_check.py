@@ -25,7 +25,12 @@ from google.adk.cli.cli_tools_click import main
 _SAMPLES = (
     pathlib.Path(__file__).resolve().parents[2] / 'contributing' / 'samples'
 )
-_NAMED_SAMPLES = {'booking_router', 'drafting_loop', 'booking_workflow'}
+_NAMED_SAMPLES = {
+    'booking_router',
+    'drafting_loop',
+    'booking_workflow',
+    'research_team',
+}
 
 
 def test_samples_have_no_warnings_or_errors():
