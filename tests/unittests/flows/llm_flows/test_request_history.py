@@ -207,22 +207,6 @@ def random_request(rng: random.Random) -> dict[str, Any]:
   }
 
 
-def _call_kwargs(request: dict[str, Any]) -> dict[str, Any]:
-  user_content = request['user_content']
-  return {
-      'preserve_function_call_ids': request['preserve_function_call_ids'],
-      'isolation_scope': request['isolation_scope'],
-      'node_path': request['node_path'],
-      'is_single_turn': request['is_single_turn'],
-      'user_content': (
-          types.Content.model_validate(user_content) if user_content else None
-      ),
-      'include_thoughts_from_other_agents': request[
-          'include_thoughts_from_other_agents'
-      ],
-  }
-
-
 def _serialize(contents: list[types.Content]) -> list[tuple[str, str]]:
   """Every content as JSON: with all fields, and with the fields set."""
   return [
@@ -234,15 +218,16 @@ def _serialize(contents: list[types.Content]) -> list[tuple[str, str]]:
 def _contents_of(
     request: dict[str, Any], events: list[Event]
 ) -> list[types.Content]:
+  kwargs = dict(request)
+  del kwargs['events'], kwargs['branch'], kwargs['agent_name']
+  content = request['user_content']
+  kwargs['user_content'] = content and types.Content.model_validate(content)
   args = (request['branch'], events, request['agent_name'])
-  return _contents._get_contents(*args, **_call_kwargs(request))
+  return _contents._get_contents(*args, **kwargs)
 
 
 def request_digest(seed: int) -> str:
-  """Digest of the contents for the history of `seed` and a tail of it.
-
-  Uses only what 2.13.0 has; contents are dumped with the fields set only.
-  """
+  """Digest of the contents (fields set) for `seed`'s history and a tail."""
   request = random_request(random.Random(seed))
   events = [Event.model_validate(event) for event in request['events']]
   tail = events[seed % (len(events) + 1) :]

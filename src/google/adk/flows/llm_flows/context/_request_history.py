@@ -12,15 +12,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Builds an agent's request history in three walks, without throw-away events.
+"""Builds an agent's request history in two walks, without throw-away events.
 
-Over the session: the inclusion rules, then compaction. Over the visible
-events: transcriptions are merged, `admit` may narrow each event, and other
-agents' messages are recast straight into a new ``Content``. Over what is
-left: each session content is copied once. The functions of
-``tools._rearranger`` pair tool responses with their calls in between; they
-are skipped when every response already sits right after its call and every
-call is answered, where they would return the history unchanged.
+The first applies the inclusion rules; the second, after compaction, merges
+transcriptions, lets `admit` narrow events, recasts other agents' messages into
+new contents and copies the session's. ``tools._rearranger`` runs only where a
+response is not right after its call or a call is unanswered.
 """
 
 from __future__ import annotations
@@ -33,15 +30,18 @@ from google.genai import types
 from . import _contents
 from ....events._rewind_events import _apply_rewinds
 from ....events.event import Event
+from ....utils._function_call_names import AF_FUNCTION_CALL_ID_PREFIX
 from ..tools import _rearranger
 from ..tools._functions import _collect_function_call_ids
 from ._compaction import _process_compaction_events
 from ._compaction import _recover_compacted_function_calls
+from ._fencing import _copy_model
 from ._fencing import _is_other_agent_reply
 from ._fencing import _present_other_agent_content
 
 # Returns what of an event the agent may see: it, a trimmed copy, or None.
 Admit = Callable[[Event], Optional[Event]]
+_TOOL_FIELDS = ('function_call', 'function_response')
 
 
 class RequestHistory:
@@ -63,34 +63,49 @@ class RequestHistory:
     self._events = events
     self._agent_name = agent_name
     self._include_thoughts = include_thoughts_from_other_agents
-    live_events = _contents._filter_single_turn_node_events(
-        current_branch,
-        _apply_rewinds(events),
-        is_single_turn=is_single_turn,
-        node_path=node_path,
-        allow_ancestor_node_paths=True,
-    )
+    self._isolation_scope = isolation_scope
+    self._node_path = node_path
+    # `_apply_rewinds` keeps every event when none asks for a rewind, which
+    # the walk checks on its way; the single-turn cut needs the rewound events.
+    if is_single_turn or self._walk(events):
+      live_events = _contents._filter_single_turn_node_events(
+          current_branch,
+          _apply_rewinds(events),
+          is_single_turn=is_single_turn,
+          node_path=node_path,
+          allow_ancestor_node_paths=True,
+      )
+      self._walk(live_events)
+
+  def _walk(self, live_events: list[Event]) -> bool:
+    """Keeps the visible events; True, at once, at an event that rewinds."""
     self._live_events = live_events
     self._tool_call_ids: set[str] | None = None
     # The tool sub-branch verdict depends on the event's branch only.
     self._tool_branch_verdicts: dict[str, bool] = {}
-    # The events the rewind, branch, isolation and inclusion rules leave,
-    # before compaction.
-    self.visible_events: list[Event] = [
-        event
-        for event in live_events
-        if _contents._should_include_event_in_context(
-            current_branch,
-            event,
-            isolation_scope=isolation_scope,
-            node_path=node_path,
-            include_thoughts=(
-                include_thoughts_from_other_agents
-                and _is_other_agent_reply(agent_name, event)
-            ),
-        )
-        and not (event.branch and self._is_on_tool_branch(event))
-    ]
+    self.visible_events: list[Event] = []  # What the inclusion rules leave.
+    # Gathered while the events are at hand, as memory is what a walk costs.
+    self._call_authors: dict[str, str] = {}
+    self._compacted = False
+    for event in live_events:
+      actions = event.actions
+      if actions and actions.rewind_before_invocation_id:
+        return True
+      if not _contents._should_include_event_in_context(
+          self._branch,
+          event,
+          isolation_scope=self._isolation_scope,
+          node_path=self._node_path,
+          include_thoughts=(
+              self._include_thoughts
+              and _is_other_agent_reply(self._agent_name, event)
+          ),
+      ) or (event.branch and self._is_on_tool_branch(event)):
+        continue
+      self.visible_events.append(event)
+      self._compacted = self._compacted or bool(actions and actions.compaction)
+      _add_call_authors(event, self._call_authors)
+    return False
 
   def _is_on_tool_branch(self, event: Event) -> bool:
     """`_contents._is_tool_sub_branch_event`, once per branch."""
@@ -114,27 +129,22 @@ class RequestHistory:
       user_content: types.Content | None = None,
       admit: Admit | None = None,
   ) -> list[types.Content]:
-    """Builds the request contents from the visible events.
+    """The request contents, sharing no ``Content`` or ``Part`` with events.
 
-    Args:
-      preserve_function_call_ids: As in `_get_contents`.
-      isolation_scope: As in `_get_contents`.
-      is_single_turn: As in `_get_contents`.
-      user_content: As in `_get_contents`.
-      admit: Called on each event once transcriptions are merged and before
-        other agents' messages are recast; returns what of the event the agent
-        may see, or None to leave it out.
-
-    Returns:
-      The contents, each new and sharing no ``Content`` or ``Part`` with the
-      session.
-    """
+    `admit` sees each event once transcriptions are merged, before other agents'
+    messages are recast; the other arguments are `_get_contents`'s."""
     events = self.visible_events
-    if any(event.actions and event.actions.compaction for event in events):
+    call_authors = self._call_authors
+    if self._compacted:
       events = _recover_compacted_function_calls(
           _process_compaction_events(events, self._agent_name), events
       )
-    contents = self._build(events, not preserve_function_call_ids, admit)
+      call_authors = {}
+      for event in events:
+        _add_call_authors(event, call_authors)
+    contents = self._build(
+        events, call_authors, not preserve_function_call_ids, admit
+    )
     if isolation_scope is not None:
       leading = _contents._build_task_input_user_content(
           self._events,
@@ -149,25 +159,18 @@ class RequestHistory:
   def _build(
       self,
       events: list[Event],
+      call_authors: dict[str, str],
       strip_ids: bool,
       admit: Admit | None,
   ) -> list[types.Content]:
-    """Merges transcriptions, recasts other agents, pairs and copies."""
+    """Merges transcriptions, recasts other agents, copies and pairs."""
     agent_name = self._agent_name
-    # A response to another agent's call is recast like that agent's message;
-    # the call's author is that of the last call with its id.
-    call_authors: dict[str, str] = {}
-    for event in events:
-      for part in (event.content.parts if event.content else None) or ():
-        if part.function_call and part.function_call.id:
-          call_authors[part.function_call.id] = event.author
-
-    # The events as the rearranging functions take them; a recast message is
-    # its event, and its content is in `recast` by position.
+    # The events as the rearranging functions take them, and the contents of
+    # those with content; recast messages by position in `kept`, and the ids
+    # of contents made here, which are not copied again.
     kept: list[Event] = []
+    contents: list[types.Content] = []
     recast: dict[int, types.Content] = {}
-    # The ids of contents made here (recast messages, merged transcriptions),
-    # which are not copied again; `kept` and `recast` keep them alive.
     fresh: set[int] = set()
     # Whether every response sits right after the calls it answers, which
     # the previous event holds (None when that event holds responses).
@@ -175,11 +178,10 @@ class RequestHistory:
     previous_calls: list[types.FunctionCall] | None = []
     call_ids: set[str] = set()
     settled_ids: set[str] = set()
-    input_text = ''
-    output_text = ''
+    input_text = output_text = ''
     last = len(events) - 1
     for i, event in enumerate(events):
-      transcript = False
+      made = False
       if not event.content:
         if event.input_transcription and event.input_transcription.text:
           input_text += event.input_transcription.text
@@ -187,48 +189,43 @@ class RequestHistory:
           if following and following.text:
             continue
           event = _with_transcript(event, 'user', input_text)
-          input_text = ''
-          transcript = True
+          input_text, made = '', True
         elif event.output_transcription and event.output_transcription.text:
           output_text += event.output_transcription.text
           following = events[i + 1].output_transcription if i != last else None
           if following and following.text:
             continue
           event = _with_transcript(event, 'model', output_text)
-          output_text = ''
-          transcript = True
+          output_text, made = '', True
 
       if admit is not None:
         admitted = admit(event)
         if admitted is None:
           continue
-        transcript = transcript and admitted is event
+        made = made and admitted is event
         event = admitted
-
       content = event.content
       parts = content.parts if content else None
-      is_other_reply = _is_other_agent_reply(agent_name, event)
-      if not is_other_reply and parts:
-        for part in parts:
-          response = part.function_response
-          if response and response.id:
-            if _is_peer(call_authors.get(response.id), agent_name):
-              is_other_reply = True
-              break
 
-      if is_other_reply and parts:
+      if parts and (
+          _is_other_agent_reply(agent_name, event)
+          or _answers_peer(parts, call_authors, agent_name)
+      ):
         recast_content = _present_other_agent_content(
             event, include_thoughts=self._include_thoughts
         )
         if recast_content is not None:
           recast[len(kept)] = recast_content
           kept.append(event)
+          contents.append(recast_content)
           previous_calls = []
         continue
 
       kept.append(event)
-      if transcript:
+      if made:
         fresh.add(id(content))
+      if content:
+        contents.append(content if made else _copy_content(content, strip_ids))
       if event.long_running_tool_ids:
         settled_ids.update(event.long_running_tool_ids)
       calls: list[types.FunctionCall] = []
@@ -247,14 +244,10 @@ class RequestHistory:
       previous_calls = None if responses else calls
 
     if _rearranging_changes_nothing(paired, call_ids, settled_ids):
-      return [
-          recast[index]
-          if index in recast
-          else _copy_content(event.content, fresh, strip_ids)
-          for index, event in enumerate(kept)
-          if index in recast or event.content
-      ]
+      return contents
 
+    # The copies above are in the session's order; the rearranged events are
+    # copied again in theirs.
     for index, recast_content in recast.items():
       fresh.add(id(recast_content))
       # For the rearranging functions a recast message is a user message
@@ -266,18 +259,18 @@ class RequestHistory:
               'long_running_tool_ids': None,
           }
       )
-    rearranged = _rearranger.drop_orphaned_function_responses(kept)
-    rearranged = _rearranger.rearrange_events_for_latest_function_response(
-        rearranged
-    )
-    rearranged = (
-        _rearranger.rearrange_events_for_async_function_responses_in_history(
-            rearranged
-        )
-    )
-    rearranged = _rearranger.drop_orphaned_function_calls(rearranged)
+    rearranged = kept
+    for rearrange in (
+        _rearranger.drop_orphaned_function_responses,
+        _rearranger.rearrange_events_for_latest_function_response,
+        _rearranger.rearrange_events_for_async_function_responses_in_history,
+        _rearranger.drop_orphaned_function_calls,
+    ):
+      rearranged = rearrange(rearranged)
     return [
-        _copy_content(event.content, fresh, strip_ids)
+        event.content
+        if id(event.content) in fresh
+        else _copy_content(event.content, strip_ids)
         for event in rearranged
         if event.content
     ]
@@ -292,29 +285,27 @@ def _rearranging_changes_nothing(
   return paired and call_ids <= settled_ids
 
 
-def _copy_content(
-    content: types.Content | None, fresh: set[int], strip_ids: bool
-) -> types.Content:
-  """Copies a content for the request unless it was made for it here."""
-  assert content is not None
-  if id(content) in fresh:
-    return content
-  return _contents._copy_content_for_request(
-      content, strip_client_function_call_ids=strip_ids
-  )
+def _copy_content(content: types.Content, strip_ids: bool) -> types.Content:
+  """`_contents._copy_content_for_request`, copying the models directly."""
+  if not content.parts:
+    return _copy_model(content)
+  parts = []
+  for part in content.parts:
+    ids = {}
+    for field in _TOOL_FIELDS if strip_ids else ():
+      tool = getattr(part, field)
+      if tool and tool.id and tool.id.startswith(AF_FUNCTION_CALL_ID_PREFIX):
+        ids[field] = _copy_model(tool, {'id': None})
+    parts.append(_copy_model(part, ids))
+  return _copy_model(content, {'parts': parts})
 
 
 def _answers(
     responses: list[types.FunctionResponse],
     calls: list[types.FunctionCall] | None,
 ) -> bool:
-  """Whether every response answers one of `calls`, the previous event's.
-
-  In this shape the rearranging functions leave a history as it is: each
-  response sits right after its call, a response event calls nothing itself,
-  and every response finds its call (by id, or by name when neither has an id)
-  in the event just before it.
-  """
+  """Whether every response answers one of `calls`, the previous event's, by
+  id (or by name when neither has one): the rearranging keeps such a pair."""
   if not calls:
     return False
   call_ids = {call.id for call in calls if call.id}
@@ -328,19 +319,29 @@ def _answers(
   return True
 
 
-def _is_peer(author: str | None, agent_name: str) -> bool:
-  """Whether `author` is another agent (not the user, not `agent_name`)."""
-  return bool(author) and author != agent_name and author != 'user'
+def _add_call_authors(event: Event, call_authors: dict[str, str]) -> None:
+  """Records `event` as the author of its calls (the last with an id wins)."""
+  for part in (event.content.parts if event.content else None) or ():
+    call = part.function_call
+    if call and call.id:
+      call_authors[call.id] = event.author
+
+
+def _answers_peer(
+    parts: list[types.Part], call_authors: dict[str, str], agent_name: str
+) -> bool:
+  """Whether a part answers another agent's call; it is recast as theirs."""
+  for part in parts:
+    response = part.function_response
+    if response and response.id:
+      author = call_authors.get(response.id)
+      if author and author != agent_name and author != 'user':
+        return True
+  return False
 
 
 def _with_transcript(event: Event, role: str, text: str) -> Event:
   """Returns `event` with an accumulated transcription as its content."""
-  transcription = (
-      'input_transcription' if role == 'user' else 'output_transcription'
-  )
-  return event.model_copy(
-      update={
-          'content': types.Content(role=role, parts=[types.Part(text=text)]),
-          transcription: None,
-      }
-  )
+  content = types.Content(role=role, parts=[types.Part(text=text)])
+  field = 'input_transcription' if role == 'user' else 'output_transcription'
+  return event.model_copy(update={'content': content, field: None})
