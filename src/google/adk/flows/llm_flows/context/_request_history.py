@@ -18,6 +18,11 @@ The first applies the inclusion rules; the second, after compaction, merges
 transcriptions, lets `admit` narrow events, recasts other agents' messages into
 new contents and copies the session's. ``tools._rearranger`` runs only where a
 response is not right after its call or a call is unanswered.
+
+When nothing needs the visible events before the build (no `admit`, no
+rewind, compaction or transcription in the history), the two walks are one:
+on a long session, fetching each event from memory a second time costs about
+as much as the work done on it.
 """
 
 from __future__ import annotations
@@ -58,54 +63,77 @@ class RequestHistory:
       is_single_turn: bool = False,
       include_thoughts_from_other_agents: bool = False,
   ):
-    """Keeps the events the agent may see (arguments of `_get_contents`)."""
+    """Keeps the arguments of `_get_contents` that decide what is visible."""
     self._branch = current_branch
     self._events = events
     self._agent_name = agent_name
     self._include_thoughts = include_thoughts_from_other_agents
     self._isolation_scope = isolation_scope
     self._node_path = node_path
-    # `_apply_rewinds` keeps every event when none asks for a rewind, which
-    # the walk checks on its way; the single-turn cut needs the rewound events.
-    if is_single_turn or self._walk(events):
-      live_events = _contents._filter_single_turn_node_events(
-          current_branch,
-          _apply_rewinds(events),
-          is_single_turn=is_single_turn,
-          node_path=node_path,
-          allow_ancestor_node_paths=True,
-      )
-      self._walk(live_events)
+    self._is_single_turn = is_single_turn
+    self._live_events = events
+    self._tool_call_ids: set[str] | None = None
+    # The tool sub-branch verdict depends on the event's branch only.
+    self._tool_branch_verdicts: dict[str, bool] = {}
+    self._visible_events: list[Event] | None = None
+    self._call_authors: dict[str, str] = {}
+    self._compacted = False
+
+  @property
+  def visible_events(self) -> list[Event]:
+    """The events the inclusion rules leave, before compaction."""
+    if self._visible_events is None:
+      # `_apply_rewinds` keeps every event when none asks for a rewind, which
+      # the walk checks on its way; the single-turn cut needs the rewound
+      # events.
+      if self._is_single_turn or self._walk(self._events):
+        self._walk(
+            _contents._filter_single_turn_node_events(
+                self._branch,
+                _apply_rewinds(self._events),
+                is_single_turn=self._is_single_turn,
+                node_path=self._node_path,
+                allow_ancestor_node_paths=True,
+            )
+        )
+    assert self._visible_events is not None
+    return self._visible_events
 
   def _walk(self, live_events: list[Event]) -> bool:
     """Keeps the visible events; True, at once, at an event that rewinds."""
     self._live_events = live_events
-    self._tool_call_ids: set[str] | None = None
-    # The tool sub-branch verdict depends on the event's branch only.
-    self._tool_branch_verdicts: dict[str, bool] = {}
-    self.visible_events: list[Event] = []  # What the inclusion rules leave.
+    self._tool_call_ids = None
+    self._tool_branch_verdicts = {}
+    visible: list[Event] = []
+    self._visible_events = visible
     # Gathered while the events are at hand, as memory is what a walk costs.
-    self._call_authors: dict[str, str] = {}
+    call_authors: dict[str, str] = {}
+    self._call_authors = call_authors
     self._compacted = False
     for event in live_events:
       actions = event.actions
       if actions and actions.rewind_before_invocation_id:
         return True
-      if not _contents._should_include_event_in_context(
-          self._branch,
-          event,
-          isolation_scope=self._isolation_scope,
-          node_path=self._node_path,
-          include_thoughts=(
-              self._include_thoughts
-              and _is_other_agent_reply(self._agent_name, event)
-          ),
-      ) or (event.branch and self._is_on_tool_branch(event)):
+      if not self._includes(event):
         continue
-      self.visible_events.append(event)
-      self._compacted = self._compacted or bool(actions and actions.compaction)
-      _add_call_authors(event, self._call_authors)
+      visible.append(event)
+      if actions and actions.compaction:
+        self._compacted = True
+      _add_call_authors(event, call_authors)
     return False
+
+  def _includes(self, event: Event) -> bool:
+    """Whether the inclusion rules leave `event` to the agent."""
+    return _contents._should_include_event_in_context(
+        self._branch,
+        event,
+        isolation_scope=self._isolation_scope,
+        node_path=self._node_path,
+        include_thoughts=(
+            self._include_thoughts
+            and _is_other_agent_reply(self._agent_name, event)
+        ),
+    ) and not (event.branch and self._is_on_tool_branch(event))
 
   def _is_on_tool_branch(self, event: Event) -> bool:
     """`_contents._is_tool_sub_branch_event`, once per branch."""
@@ -133,18 +161,24 @@ class RequestHistory:
 
     `admit` sees each event once transcriptions are merged, before other agents'
     messages are recast; the other arguments are `_get_contents`'s."""
-    events = self.visible_events
-    call_authors = self._call_authors
-    if self._compacted:
-      events = _recover_compacted_function_calls(
-          _process_compaction_events(events, self._agent_name), events
-      )
-      call_authors = {}
-      for event in events:
-        _add_call_authors(event, call_authors)
-    contents = self._build(
-        events, call_authors, not preserve_function_call_ids, admit
-    )
+    strip_ids = not preserve_function_call_ids
+    contents = None
+    if self._visible_events is None and not self._is_single_turn and not admit:
+      # Nothing needs the visible events first: apply the inclusion rules in
+      # the build's own walk, while each event is in the cache. It gives up
+      # on what needs them all (see `_build`) and the two walks run.
+      contents = self._build(self._events, {}, strip_ids, None, live=True)
+    if contents is None:
+      events = self.visible_events
+      call_authors = self._call_authors
+      if self._compacted:
+        events = _recover_compacted_function_calls(
+            _process_compaction_events(events, self._agent_name), events
+        )
+        call_authors = {}
+        for event in events:
+          _add_call_authors(event, call_authors)
+      contents = self._build(events, call_authors, strip_ids, admit)
     if isolation_scope is not None:
       leading = _contents._build_task_input_user_content(
           self._events,
@@ -162,9 +196,17 @@ class RequestHistory:
       call_authors: dict[str, str],
       strip_ids: bool,
       admit: Admit | None,
-  ) -> list[types.Content]:
-    """Merges transcriptions, recasts other agents, copies and pairs."""
+      *,
+      live: bool = False,
+  ) -> list[types.Content] | None:
+    """Merges transcriptions, recasts other agents, copies and pairs.
+
+    With `live`, `events` are the session's: the inclusion rules are applied
+    here and `call_authors` filled as the walk goes. None then says the walk
+    met what needs all visible events first (a rewind, a compaction, a
+    transcription to merge, a call after a response with its id)."""
     agent_name = self._agent_name
+    include_thoughts = self._include_thoughts
     # The events as the rearranging functions take them, and the contents of
     # those with content; recast messages by position in `kept`, and the ids
     # of contents made here, which are not copied again.
@@ -173,16 +215,29 @@ class RequestHistory:
     recast: dict[int, types.Content] = {}
     fresh: set[int] = set()
     # Whether every response sits right after the calls it answers, which
-    # the previous event holds (None when that event holds responses).
+    # the previous event holds (None when it holds responses or no calls).
     paired = True
-    previous_calls: list[types.FunctionCall] | None = []
+    previous_calls: list[types.FunctionCall] | None = None
     call_ids: set[str] = set()
     settled_ids: set[str] = set()
+    # The ids of the responses looked up so far, when `live`.
+    answered: set[str] = set()
     input_text = output_text = ''
     last = len(events) - 1
     for i, event in enumerate(events):
+      if live:
+        actions = event.actions
+        if actions and (
+            actions.rewind_before_invocation_id or actions.compaction
+        ):
+          return None
+        if not self._includes(event):
+          continue
+      content = event.content
       made = False
-      if not event.content:
+      if not content:
+        if live:
+          return None
         if event.input_transcription and event.input_transcription.text:
           input_text += event.input_transcription.text
           following = events[i + 1].input_transcription if i != last else None
@@ -197,6 +252,7 @@ class RequestHistory:
             continue
           event = _with_transcript(event, 'model', output_text)
           output_text, made = '', True
+        content = event.content
 
       if admit is not None:
         admitted = admit(event)
@@ -204,44 +260,63 @@ class RequestHistory:
           continue
         made = made and admitted is event
         event = admitted
-      content = event.content
+        content = event.content
       parts = content.parts if content else None
+
+      # The tool parts, in lists made only for events that have them.
+      calls: list[types.FunctionCall] | None = None
+      responses: list[types.FunctionResponse] | None = None
+      for part in parts or ():
+        if part.function_call:
+          calls = calls or []
+          calls.append(part.function_call)
+        if part.function_response:
+          responses = responses or []
+          responses.append(part.function_response)
+      if live:
+        for call in calls or ():
+          if call.id:
+            if call.id in answered:
+              return None
+            call_authors[call.id] = event.author
+        for response in responses or ():
+          if response.id:
+            answered.add(response.id)
 
       if parts and (
           _is_other_agent_reply(agent_name, event)
-          or _answers_peer(parts, call_authors, agent_name)
+          or (responses and _answers_peer(responses, call_authors, agent_name))
       ):
         recast_content = _present_other_agent_content(
-            event, include_thoughts=self._include_thoughts
+            event, include_thoughts=include_thoughts
         )
         if recast_content is not None:
           recast[len(kept)] = recast_content
           kept.append(event)
           contents.append(recast_content)
-          previous_calls = []
+          previous_calls = None
         continue
 
       kept.append(event)
       if made:
         fresh.add(id(content))
-      if content:
-        contents.append(content if made else _copy_content(content, strip_ids))
+        contents.append(content)
+      elif content:
+        contents.append(_copy_content(content, strip_ids))
       if event.long_running_tool_ids:
         settled_ids.update(event.long_running_tool_ids)
-      calls: list[types.FunctionCall] = []
-      responses: list[types.FunctionResponse] = []
-      for part in parts or ():
-        if part.function_call:
-          calls.append(part.function_call)
-          if part.function_call.id:
-            call_ids.add(part.function_call.id)
-        if part.function_response:
-          responses.append(part.function_response)
-          if part.function_response.id:
-            settled_ids.add(part.function_response.id)
-      if responses and (calls or not _answers(responses, previous_calls)):
-        paired = False
-      previous_calls = None if responses else calls
+      for call in calls or ():
+        if call.id:
+          call_ids.add(call.id)
+      if responses:
+        for response in responses:
+          if response.id:
+            settled_ids.add(response.id)
+        if calls or not _answers(responses, previous_calls):
+          paired = False
+        previous_calls = None
+      else:
+        previous_calls = calls
 
     if _rearranging_changes_nothing(paired, call_ids, settled_ids):
       return contents
@@ -291,12 +366,14 @@ def _copy_content(content: types.Content, strip_ids: bool) -> types.Content:
     return _copy_model(content)
   parts = []
   for part in content.parts:
-    ids = {}
-    for field in _TOOL_FIELDS if strip_ids else ():
-      tool = getattr(part, field)
-      if tool and tool.id and tool.id.startswith(AF_FUNCTION_CALL_ID_PREFIX):
-        ids[field] = _copy_model(tool, {'id': None})
-    parts.append(_copy_model(part, ids))
+    stripped = None
+    if strip_ids and (part.function_call or part.function_response):
+      stripped = {}
+      for field in _TOOL_FIELDS:
+        tool = getattr(part, field)
+        if tool and tool.id and tool.id.startswith(AF_FUNCTION_CALL_ID_PREFIX):
+          stripped[field] = _copy_model(tool, {'id': None})
+    parts.append(_copy_model(part, stripped))
   return _copy_model(content, {'parts': parts})
 
 
@@ -328,12 +405,13 @@ def _add_call_authors(event: Event, call_authors: dict[str, str]) -> None:
 
 
 def _answers_peer(
-    parts: list[types.Part], call_authors: dict[str, str], agent_name: str
+    responses: list[types.FunctionResponse],
+    call_authors: dict[str, str],
+    agent_name: str,
 ) -> bool:
-  """Whether a part answers another agent's call; it is recast as theirs."""
-  for part in parts:
-    response = part.function_response
-    if response and response.id:
+  """Whether a response answers another agent's call; it is recast as theirs."""
+  for response in responses:
+    if response.id:
       author = call_authors.get(response.id)
       if author and author != agent_name and author != 'user':
         return True
