@@ -151,6 +151,10 @@ class WindowedSourceFilter(SourceFilter):
     # (by event id) and node inputs that repeat a message (by object id).
     self._anchor_by_event_id: dict[str, int] = {}
     self._node_input_anchor: dict[int, int] = {}
+    # What the count learned of each part of a visible event, so `admit`
+    # looks it up instead of working it out again: (id(event), part index)
+    # -> (owner, anchor), or None for the agent's in-flight tool loop.
+    self._part_items: dict[tuple[int, int], tuple[str, int] | None] = {}
     if self._windows:
       self._count_items()
 
@@ -200,12 +204,12 @@ class WindowedSourceFilter(SourceFilter):
       final = is_final_answer(event)
       for part_index, part in enumerate(parts):
         if self._is_own_in_flight(event, part_index, part):
+          self._part_items[id(event), part_index] = None
           continue
-        add(
-            self._owner(event, part_index, part),
-            self._anchor(event, part_index, part),
-            final,
-        )
+        owner = self._owner(event, part_index, part)
+        anchor = self._anchor(event, part_index, part)
+        self._part_items[id(event), part_index] = (owner, anchor)
+        add(owner, anchor, final)
     for author, window in windows.items():
       self._kept_items[author] = _window_items(items[author], window)
 
@@ -238,6 +242,20 @@ class WindowedSourceFilter(SourceFilter):
   def _keeps_part(
       self, event: Event, part_index: int, part: types.Part
   ) -> bool:
+    key = (id(event), part_index)
+    if key in self._part_items:
+      item = self._part_items[key]
+      if item is None:
+        return True
+      owner, anchor = item
+      if owner not in self._allowed:
+        return False
+      window = self._windows.get(owner)
+      if window is None:
+        return True
+      if window.final_answers_only and part.thought:
+        return False
+      return anchor in self._kept_items[owner]
     if not super()._keeps_part(event, part_index, part):
       return False
     owner = self._owner(event, part_index, part)
