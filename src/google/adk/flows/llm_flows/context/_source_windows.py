@@ -165,6 +165,8 @@ class WindowedSourceFilter(SourceFilter):
     counted: dict[str, set[int]] = {author: set() for author in windows}
     index_by_event_id: dict[str, int] = {}
     transcript: tuple[str, int] | None = None
+    agent_name = self._agent_name
+    part_items = self._part_items
 
     def add(author: str, anchor: int, final: bool) -> None:
       window = windows.get(author)
@@ -202,13 +204,27 @@ class WindowedSourceFilter(SourceFilter):
       if not parts:
         continue
       final = is_final_answer(event)
+      event_key = id(event)
+      # An event of the agent's in-flight tool loop is kept whole, text and
+      # all; only a tool part of another event can still belong to it.
+      whole = event.author == agent_name and any(
+          self._is_in_flight(event, index, part)
+          for index, part in enumerate(parts)
+      )
       for part_index, part in enumerate(parts):
-        if self._is_own_in_flight(event, part_index, part):
-          self._part_items[id(event), part_index] = None
+        if whole or (
+            (part.function_call or part.function_response)
+            and self._is_own_in_flight(event, part_index, part)
+        ):
+          part_items[event_key, part_index] = None
           continue
-        owner = self._owner(event, part_index, part)
-        anchor = self._anchor(event, part_index, part)
-        self._part_items[id(event), part_index] = (owner, anchor)
+        if part.function_call or part.function_response:
+          owner = self._owner(event, part_index, part)
+          anchor = self._anchor(event, part_index, part)
+        else:
+          # Any other part is its event's, and its event is the item.
+          owner, anchor = event.author, index
+        part_items[event_key, part_index] = (owner, anchor)
         add(owner, anchor, final)
     for author, window in windows.items():
       self._kept_items[author] = _window_items(items[author], window)
