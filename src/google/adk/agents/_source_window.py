@@ -195,21 +195,40 @@ class SourcePolicy:
   everyone: bool
   excluded: tuple[str, ...]
   windows: dict[str, SourceWindow]
+  # What `admitted` and `windows_by_author` resolved, by agent name: a
+  # policy serves one agent, so requests only read this.
+  _by_agent: dict[str, tuple[_Admitted, dict[str, SourceWindow]]] = (
+      dataclasses.field(default_factory=dict, compare=False, repr=False)
+  )
 
   def admitted(self, agent_name: str) -> _Admitted:
     """Returns the event authors admitted when serving ``agent_name``."""
-    return _Admitted(
-        named=frozenset(source_authors(self.names, agent_name)),
-        excluded=frozenset(source_authors(self.excluded, agent_name)),
-        everyone=self.everyone,
-    )
+    return self._resolved(agent_name)[0]
 
   def windows_by_author(self, agent_name: str) -> dict[str, SourceWindow]:
     """Returns the windows keyed by event author (``'self'`` resolved)."""
-    return {
-        (agent_name if name == SELF_SOURCE and agent_name else name): window
-        for name, window in self.windows.items()
-    }
+    return self._resolved(agent_name)[1]
+
+  def _resolved(
+      self, agent_name: str
+  ) -> tuple[_Admitted, dict[str, SourceWindow]]:
+    resolved = self._by_agent.get(agent_name)
+    if resolved is None:
+      resolved = (
+          _Admitted(
+              named=frozenset(source_authors(self.names, agent_name)),
+              excluded=frozenset(source_authors(self.excluded, agent_name)),
+              everyone=self.everyone,
+          ),
+          {
+              (
+                  agent_name if name == SELF_SOURCE and agent_name else name
+              ): window
+              for name, window in self.windows.items()
+          },
+      )
+      self._by_agent[agent_name] = resolved
+    return resolved
 
 
 def validate_source_entries(value: Any) -> Optional[list[SourceEntry]]:
