@@ -1,14 +1,17 @@
-"""Formats and lints with upstream's settings: pyink and isort.
+"""Formats and lints with upstream's settings: pyink and isort, and pyflakes.
 
 Our own files (the overlay, tests, samples, tooling) must be formatted as a
 whole. In upstream files only the lines a patch adds are held to it, since
-upstream's own lines are upstream's business.
+upstream's own lines are upstream's business. Ruff's pyflakes rules (unused
+imports, undefined names) run on the overlay and on the lines patches add,
+so a fork-only patch, which the gate never lints, is held to them too.
 """
 
 from __future__ import annotations
 
 import difflib
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -79,6 +82,30 @@ def _format_commands(project: Project, check: bool) -> list[list[str]]:
   ]
 
 
+_PYFLAKES = [
+    'check',
+    '--select',
+    'F',
+    '--no-cache',
+    '--output-format',
+    'concise',
+]
+_FINDING = re.compile(r'^(?P<path>.+?):(?P<line>\d+):\d+: (?P<text>.*)$', re.M)
+
+
+def _pyflakes(paths: list[str]) -> list[tuple[str, int, str]]:
+  """Ruff's pyflakes findings as (path, line, text)."""
+  if not paths:
+    return []
+  result = subprocess.run(
+      _tool('ruff') + _PYFLAKES + paths, capture_output=True, text=True
+  )
+  return [
+      (found['path'], int(found['line']), found['text'])
+      for found in _FINDING.finditer(result.stdout)
+  ]
+
+
 def format_files(project: Project, paths: list[pathlib.Path]) -> None:
   """Rewrites our own files in upstream's format."""
   if not paths:
@@ -132,12 +159,14 @@ def _hunk_problems(project: Project) -> list[str]:
       copy = pathlib.Path(tmp) / path
       copy.parent.mkdir(parents=True, exist_ok=True)
       copy.write_text(after, encoding='utf-8')
+      added = _added_lines(before, after)
+      for _, line, text in _pyflakes([str(copy)]):
+        if line in added:
+          problems.append(f'src/{path}:{line}, added by the queue: {text}')
       for command in _format_commands(project, check=False):
         subprocess.run(command + [str(copy)], check=True, capture_output=True)
       formatted = copy.read_text(encoding='utf-8')
-      bad = sorted(
-          _added_lines(before, after) & _changed_lines(after, formatted)
-      )
+      bad = sorted(added & _changed_lines(after, formatted))
       if bad:
         problems.append(
             f'src/{path}: lines {", ".join(map(str, bad))} added by the queue'
@@ -157,4 +186,10 @@ def lint(project: Project) -> list[str]:
           f'{pathlib.Path(command[0]).name} would reformat our files (run'
           f' `python -m adkfork format`):\n{result.stdout}{result.stderr}'
       )
+  overlay = [
+      p for p in paths if pathlib.Path(p).is_relative_to(project.root / 'src')
+  ]
+  problems += [
+      f'{path}:{line}: {text}' for path, line, text in _pyflakes(overlay)
+  ]
   return problems + _hunk_problems(project)

@@ -49,3 +49,16 @@ def test_outside_a_checkout_hidden_folders_are_skipped(
   assert 'benchmarks/suite.py' in own
   assert not any('.venv-upstream' in name for name in own)
   assert 'src/google/adk/fork_info.py' in own
+
+
+def test_pyflakes_findings_name_the_file_and_line(tmp_path: pathlib.Path):
+  module = tmp_path / 'module.py'
+  module.write_text('import os\nimport sys\n\nprint(sys.argv, missing)\n')
+
+  findings = lint._pyflakes([str(module)])
+
+  assert [(line, text.split()[0]) for _, line, text in findings] == [
+      (1, 'F401'),
+      (4, 'F821'),
+  ]
+  assert all(path == str(module) for path, _, _ in findings)
