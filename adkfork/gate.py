@@ -42,6 +42,7 @@ from . import pr_template
 from . import queue
 from . import upstream
 from . import upstream_sdist
+from . import workspace
 from .errors import ForkBuildError
 from .project import Project
 
@@ -717,6 +718,51 @@ def _gate_pr(
   result.failures.extend(description_problems(pr))
 
 
+WHOLE_QUEUE = 'whole queue (with fork-only)'
+
+
+def _whole_queue_result(
+    project: Project,
+    folder: pathlib.Path,
+    python: pathlib.Path,
+    cache: pathlib.Path,
+) -> PrResult:
+  """New mypy errors of the fork as users install it, every patch applied.
+
+  Fork-only patches are never gated as PRs, so this is where their typing
+  is held to upstream's settings: the patched tree (overlay included)
+  against the pristine one.
+  """
+  entry = queue.PullRequest(
+      id=WHOLE_QUEUE,
+      subject='',
+      status='fork-only',
+      patches=[],
+      modules=[],
+      tests=[],
+      fork_only_reason='the whole fork',
+  )
+  result = PrResult(entry)
+  _checkout(folder, _PRISTINE_TAG)
+  base = _run_mypy(python, folder, cache)
+  package = pathlib.Path('src', 'google', 'adk')
+  with tempfile.TemporaryDirectory() as tmp:
+    patched = workspace.materialize(project, pathlib.Path(tmp) / 'work')
+    shutil.rmtree(folder / package)
+    shutil.copytree(patched / package, folder / package)
+  try:
+    result.new_mypy_errors = new_errors(base, _run_mypy(python, folder, cache))
+  finally:
+    _checkout(folder, _PRISTINE_TAG)
+  if result.new_mypy_errors:
+    result.failures.append(
+        f'mypy: {len(result.new_mypy_errors)} new error(s) with every patch'
+        ' applied:\n'
+        + '\n'.join(result.new_mypy_errors)
+    )
+  return result
+
+
 def _table(results: list[PrResult]) -> str:
   rows = [('PR', 'size', 'new mypy', 'lint', 'tests', 'result')]
   for result in results:
@@ -845,6 +891,14 @@ def gate(
         flush=True,
     )
     for failure in result.failures:
+      title, _, rest = failure.partition('\n')
+      _print_block(title, rest)
+  if not only:
+    print(f'== {WHOLE_QUEUE}', flush=True)
+    whole = _whole_queue_result(project, folder, python, cache)
+    results.append(whole)
+    print(f'   mypy: {len(whole.new_mypy_errors or [])} new error(s)')
+    for failure in whole.failures:
       title, _, rest = failure.partition('\n')
       _print_block(title, rest)
   dropped = [

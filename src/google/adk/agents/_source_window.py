@@ -43,6 +43,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 import dataclasses
 from typing import Any
+from typing import cast
 from typing import Optional
 from typing import Union
 
@@ -231,6 +232,11 @@ class SourcePolicy:
     return resolved
 
 
+SourceSetting = Union[SourcePolicy, Sequence[str], None]
+"""What a request reads for an agent: None (everything), the plain
+``include_sources`` list, or a ``SourcePolicy``."""
+
+
 def validate_source_entries(value: Any) -> Optional[list[SourceEntry]]:
   """Checks an ``include_sources`` value that may hold windows and ``'*'``.
 
@@ -246,7 +252,9 @@ def validate_source_entries(value: Any) -> Optional[list[SourceEntry]]:
       disagree (a window and a plain entry, or two windows).
   """
   if value is None or isinstance(value, (str, bytes)):
-    return validate_include_sources(value)
+    # None, or the error a bare string gets.
+    validate_include_sources(value)
+    return None
   if isinstance(value, (list, tuple, set, frozenset)) and any(
       isinstance(entry, SourceWindow) for entry in value
   ):
@@ -255,16 +263,20 @@ def validate_source_entries(value: Any) -> Optional[list[SourceEntry]]:
     entries: list[SourceEntry] = list(value)
     _check_one_entry_per_windowed_source(entries)
     return entries
-  entries = validate_include_sources(value)
-  assert entries is not None
-  for position, entry in enumerate(entries):
+  for position, entry in enumerate(
+      value if isinstance(value, (list, tuple)) else ()
+  ):
+    # Checked first: the plain-entry check would only say it is no string.
     if isinstance(entry, dict):
       raise ValueError(
           f'include_sources entry {position} is a dict ({entry!r}). Write a'
           " window as SourceWindow('planner', last=1), imported from"
           ' google.adk.agents.'
       )
-  return entries
+  names = validate_include_sources(value)
+  if names is None:
+    return None
+  return [*names]
 
 
 def _entry_name(entry: Any) -> Any:
@@ -349,7 +361,7 @@ def validate_exclude_sources(value: Any) -> Optional[list[str]]:
 def resolve_source_policy(
     include_sources: Optional[Sequence[SourceEntry]],
     exclude_sources: Optional[Sequence[str]],
-) -> Union[SourcePolicy, Sequence[str], None]:
+) -> SourceSetting:
   """Checks the two fields together and resolves what a request reads.
 
   Args:
@@ -371,7 +383,8 @@ def resolve_source_policy(
         isinstance(entry, str) and entry != ALL_SOURCES
         for entry in include_sources
     ):
-      return include_sources
+      # Plain names only (just checked), kept as the caller's object.
+      return cast(Optional[Sequence[str]], include_sources)
   names: list[str] = []
   windows: dict[str, SourceWindow] = {}
   for entry in include_sources if include_sources is not None else ():
@@ -405,7 +418,7 @@ def resolve_source_policy(
 
 def source_policy_of(
     agent: Any,
-) -> Union[SourcePolicy, Sequence[str], None]:
+) -> SourceSetting:
   """Returns what the request builder reads for ``agent``.
 
   The policy is resolved when the agent is built and kept with it; a value
@@ -420,7 +433,7 @@ def source_policy_of(
   exclude = getattr(agent, 'exclude_sources', None)
   cached = getattr(agent, '_source_policy', None)
   if cached is not None and cached[0] is include and cached[1] is exclude:
-    return cached[2]
+    return cast(SourceSetting, cached[2])
   if exclude is None and (include is None or isinstance(include, str)):
     # The plain and default paths; a bare string is caught downstream.
     return include

@@ -58,6 +58,7 @@ import contextvars
 import functools
 import logging
 from typing import Any
+from typing import cast
 from typing import Optional
 
 try:
@@ -110,7 +111,8 @@ def _client_reads(client_state_keys: tuple[str, ...]) -> Iterator[None]:
     _reading_for_client.reset(token)
 
 
-class _UserViewSessionReads(RequestStateSessionService):
+# ag-ui-adk has no types where it is not installed (as in upstream checks).
+class _UserViewSessionReads(RequestStateSessionService):  # type: ignore[misc]
   """ag-ui-adk's session wrapper, returning the user's view to client reads.
 
   Outside ``_client_reads()`` (the Runner, ag-ui-adk's tool and resume
@@ -128,11 +130,14 @@ class _UserViewSessionReads(RequestStateSessionService):
       session_id: str,
       config: Optional[GetSessionConfig] = None,
   ) -> Optional[Session]:
-    session = await super().get_session(
-        app_name=app_name,
-        user_id=user_id,
-        session_id=session_id,
-        config=config,
+    session = cast(
+        Optional[Session],
+        await super().get_session(
+            app_name=app_name,
+            user_id=user_id,
+            session_id=session_id,
+            config=config,
+        ),
     )
     client_state_keys = _reading_for_client.get()
     if session is None or client_state_keys is None:
@@ -166,7 +171,7 @@ def _in_filter_mode(
   )
 
 
-class UserViewADKAgent(ADKAgent):
+class UserViewADKAgent(ADKAgent):  # type: ignore[misc]
   """An ``ADKAgent`` whose clients receive only what the user should see.
 
   Takes ``ADKAgent``'s arguments (and ``ADKAgent.from_app`` works as well),
@@ -196,8 +201,10 @@ class UserViewADKAgent(ADKAgent):
     self.client_state_keys: tuple[str, ...] = tuple(
         validate_client_state_keys(list(client_state_keys))
     )
+    # ag-ui-adk sets the factory; it has no type where it is not installed.
+    factory: Any = self._run_config_factory  # type: ignore[has-type]
     self._run_config_factory = functools.partial(
-        _in_filter_mode, self._run_config_factory, self.client_state_keys
+        _in_filter_mode, factory, self.client_state_keys
     )
     # ADKAgent.__init__ has just made sure the manager's service is ag-ui-adk's
     # RequestStateSessionService; the view goes on top of it. A manager shared
@@ -258,9 +265,10 @@ class UserViewADKAgent(ADKAgent):
     )
     if session_id is None:
       return None
-    return await self._session_manager._session_service.get_session(
+    session = await self._session_manager._session_service.get_session(
         app_name=app_name, user_id=user_id, session_id=session_id
     )
+    return cast(Optional[Session], session)
 
   async def _user_view_snapshot(
       self, input_data: RunAgentInput
@@ -360,7 +368,7 @@ def add_user_view_fastapi_endpoint(
       routes.routes[index] = APIRoute(
           route.path,
           _with_client_reads(route.endpoint, agent),
-          methods=sorted(route.methods),
+          methods=sorted(route.methods or ()),
           name=route.name,
       )
       break

@@ -179,6 +179,8 @@ class RequestHistory:
         for event in events:
           _add_call_authors(event, call_authors)
       contents = self._build(events, call_authors, strip_ids, admit)
+      # Only the build that applies the inclusion rules itself gives up.
+      assert contents is not None
     if isolation_scope is not None:
       leading = _contents._build_task_input_user_content(
           self._events,
@@ -298,7 +300,8 @@ class RequestHistory:
         continue
 
       kept.append(event)
-      if made:
+      if made and content:
+        # A merged transcription: its content was made here.
         fresh.add(id(content))
         contents.append(content)
       elif content:

@@ -290,9 +290,7 @@ class SourceFilter:
     return trimmed
 
 
-def cuts_to_node_path(
-    is_single_turn: bool, source_filter: Sequence[str] | None
-) -> bool:
+def cuts_to_node_path(is_single_turn: bool, source_filter: object) -> bool:
   """Whether a single-turn node's history is cut to its own node path.
 
   A ``single_turn`` workflow node sees only the events of its own path and its
@@ -302,7 +300,8 @@ def cuts_to_node_path(
 
   Args:
     is_single_turn: Whether the agent runs as a single-turn node.
-    source_filter: The agent's ``include_sources``.
+    source_filter: What the agent set about its sources (``include_sources``),
+      None when it set nothing.
   """
   return is_single_turn and source_filter is None
 

@@ -76,20 +76,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
-from typing import Union
 
 from google.genai import types
 
 from . import _source_filter
 from ....agents._source_window import SourcePolicy
+from ....agents._source_window import SourceSetting
 from ....agents._source_window import SourceWindow
 from ....events.event import Event
 from ....workflow._node_input_source import is_node_input
 from ....workflow._node_input_source import node_input_source
 from ._source_filter import SourceFilter
 from ._turn_start import TurnStartSearch
-
-SourceSetting = Union[SourcePolicy, Sequence[str], None]
 
 
 def is_final_answer(event: Event) -> bool:
@@ -235,7 +233,9 @@ class WindowedSourceFilter(SourceFilter):
     """Whether a part is the agent's in-flight tool loop (never windowed)."""
     if event.author == self._agent_name and any(
         self._is_in_flight(event, index, other)
-        for index, other in enumerate(event.content.parts or ())
+        for index, other in enumerate(
+            (event.content.parts if event.content else None) or ()
+        )
     ):
       # An event with an in-flight call is kept whole, its text included.
       return True
