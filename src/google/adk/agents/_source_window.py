@@ -40,6 +40,7 @@ free of flow imports so ``LlmAgent`` can use it at construction time.
 
 from __future__ import annotations
 
+from collections.abc import Container
 from collections.abc import Sequence
 import dataclasses
 from typing import Any
@@ -163,21 +164,14 @@ SourceEntry = Union[str, SourceWindow]
 
 
 @dataclasses.dataclass(frozen=True)
-class _Admitted:
-  """Which event authors a policy admits, for one agent name.
+class _AllBut:
+  """Every event author but ``excluded``, as ``'*'`` admits them: a container,
+  ``author in admitted``."""
 
-  A container: ``author in admitted``. With ``everyone`` it admits every author
-  not in ``excluded``; otherwise exactly ``named``.
-  """
-
-  named: frozenset[str]
   excluded: frozenset[str]
-  everyone: bool
 
   def __contains__(self, author: object) -> bool:
-    if self.everyone:
-      return author not in self.excluded
-    return author in self.named
+    return author not in self.excluded
 
 
 @dataclasses.dataclass(frozen=True)
@@ -198,11 +192,11 @@ class SourcePolicy:
   windows: dict[str, SourceWindow]
   # What `admitted` and `windows_by_author` resolved, by agent name: a
   # policy serves one agent, so requests only read this.
-  _by_agent: dict[str, tuple[_Admitted, dict[str, SourceWindow]]] = (
+  _by_agent: dict[str, tuple[Container[str], dict[str, SourceWindow]]] = (
       dataclasses.field(default_factory=dict, compare=False, repr=False)
   )
 
-  def admitted(self, agent_name: str) -> _Admitted:
+  def admitted(self, agent_name: str) -> Container[str]:
     """Returns the event authors admitted when serving ``agent_name``."""
     return self._resolved(agent_name)[0]
 
@@ -212,15 +206,14 @@ class SourcePolicy:
 
   def _resolved(
       self, agent_name: str
-  ) -> tuple[_Admitted, dict[str, SourceWindow]]:
+  ) -> tuple[Container[str], dict[str, SourceWindow]]:
     resolved = self._by_agent.get(agent_name)
     if resolved is None:
       resolved = (
-          _Admitted(
-              named=frozenset(source_authors(self.names, agent_name)),
-              excluded=frozenset(source_authors(self.excluded, agent_name)),
-              everyone=self.everyone,
-          ),
+          # A frozenset where it can be: requests test every event's author.
+          _AllBut(frozenset(source_authors(self.excluded, agent_name)))
+          if self.everyone
+          else frozenset(source_authors(self.names, agent_name)),
           {
               (
                   agent_name if name == SELF_SOURCE and agent_name else name

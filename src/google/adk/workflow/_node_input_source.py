@@ -76,11 +76,12 @@ class NodeInputSource(NamedTuple):
 
 def is_node_input(event: Event) -> bool:
   """Whether the event is the input a workflow handed to a node."""
+  # The author first: this runs for every event of a filtered history.
+  if event.author != USER_SOURCE:
+    return False
   node_info = getattr(event, 'node_info', None)
   return bool(
-      event.author == USER_SOURCE
-      and getattr(node_info, 'path', None)
-      and not event.get_function_responses()
+      getattr(node_info, 'path', None) and not event.get_function_responses()
   )
 
 

@@ -130,6 +130,9 @@ class SourceFilter:
     # (id(response event), part index) -> the call that response answers.
     self._answered_call: dict[tuple[int, int], _PartKey] = {}
     self._in_flight_calls: set[_PartKey] = set()
+    # The visible events that hold a call or a response (by object id): any
+    # other is its author's whole, which `_kept_parts` decides at once.
+    self._tool_events: set[int] = set()
 
     latest_call_by_id: dict[str, _PartKey] = {}
     # Calls without an id, by function name, oldest first: an id-less
@@ -142,6 +145,7 @@ class SourceFilter:
       is_current = event.invocation_id == self._invocation_id
       for part_index, part in enumerate(event.content.parts):
         if response := part.function_response:
+          self._tool_events.add(id(event))
           if response.id:
             call = latest_call_by_id.get(response.id)
           else:
@@ -153,6 +157,7 @@ class SourceFilter:
           if is_current and self._is_own_call(call):
             self._in_flight_calls.add(call)
         elif function_call := part.function_call:
+          self._tool_events.add(id(event))
           call = (index, part_index)
           if function_call.id:
             latest_call_by_id[function_call.id] = call
@@ -213,6 +218,10 @@ class SourceFilter:
     """Returns the parts to keep, or None to keep the event unchanged."""
     parts = event.content.parts if event.content else None
     if not parts:
+      return None if event.author in self._allowed else []
+    key = id(event)
+    if key in self._event_index and key not in self._tool_events:
+      # No tool part: every part is its author's, and none is in flight.
       return None if event.author in self._allowed else []
     if event.author == self._agent_name and any(
         self._is_in_flight(event, index, part)
@@ -280,14 +289,19 @@ class SourceFilter:
       return event if self._keeps_summary(event) else None
     if is_node_input(event):
       return event if self._keeps_node_input(event) else None
-    kept = self._kept_parts(event)
-    if kept is None:
-      return event
-    if not kept or event.content is None:
-      return None
-    trimmed = event.model_copy()
-    trimmed.content = event.content.model_copy(update={'parts': kept})
-    return trimmed
+    return _with_parts(event, self._kept_parts(event))
+
+
+def _with_parts(event: Event, kept: list[types.Part] | None) -> Event | None:
+  """The event with only the `kept` parts (None: all of them), or None when
+  none is kept."""
+  if kept is None:
+    return event
+  if not kept or event.content is None:
+    return None
+  trimmed = event.model_copy()
+  trimmed.content = event.content.model_copy(update={'parts': kept})
+  return trimmed
 
 
 def cuts_to_node_path(is_single_turn: bool, source_filter: object) -> bool:

@@ -89,6 +89,9 @@ from ....workflow._node_input_source import node_input_source
 from ._source_filter import SourceFilter
 from ._turn_start import TurnStartSearch
 
+# An item of a source: its name and the index of the item's anchor event.
+_Item = tuple[str, int]
+
 
 def is_final_answer(event: Event) -> bool:
   """Whether an event is a final answer of its source (see the module)."""
@@ -149,10 +152,14 @@ class WindowedSourceFilter(SourceFilter):
     # (by event id) and node inputs that repeat a message (by object id).
     self._anchor_by_event_id: dict[str, int] = {}
     self._node_input_anchor: dict[int, int] = {}
-    # What the count learned of each part of a visible event, so `admit`
-    # looks it up instead of working it out again: (id(event), part index)
-    # -> (owner, anchor), or None for the agent's in-flight tool loop.
-    self._part_items: dict[tuple[int, int], tuple[str, int] | None] = {}
+    # Visible events by event id, made when a node input first needs it.
+    self._index_by_event_id: dict[str, int] | None = None
+    # What the count learned of each visible event with parts, so `admit`
+    # looks it up instead of working it out again: id(event) -> the item all
+    # its parts belong to, (owner, anchor), when it holds no tool part; else
+    # a list with each part's item, or None for the agent's in-flight tool
+    # loop.
+    self._event_items: dict[int, _Item | list[_Item | None]] = {}
     if self._windows:
       self._count_items()
 
@@ -161,71 +168,131 @@ class WindowedSourceFilter(SourceFilter):
     windows = self._windows
     items: dict[str, list[int]] = {author: [] for author in windows}
     counted: dict[str, set[int]] = {author: set() for author in windows}
-    index_by_event_id: dict[str, int] = {}
     transcript: tuple[str, int] | None = None
-    agent_name = self._agent_name
-    part_items = self._part_items
+    event_items = self._event_items
+    tool_events = self._tool_events
 
-    def add(author: str, anchor: int, final: bool) -> None:
+    def add(author: str, anchor: int, final: bool | Event) -> None:
+      """Counts an item; `final` may be the event, to judge only if asked."""
       window = windows.get(author)
-      if window is None or (window.final_answers_only and not final):
+      if window is None or anchor in counted[author]:
         return
-      if anchor not in counted[author]:
-        counted[author].add(anchor)
-        items[author].append(anchor)
+      if window.final_answers_only and not (
+          is_final_answer(final) if isinstance(final, Event) else final
+      ):
+        return
+      counted[author].add(anchor)
+      items[author].append(anchor)
 
     for index, event in enumerate(self._visible_events):
-      if event.id:
-        index_by_event_id[event.id] = index
       if event.actions and event.actions.compaction:
         continue
-      kind = _transcript_kind(event)
-      if kind is not None:
-        if transcript is None or transcript[0] != kind:
-          transcript = (kind, index)
-        self._anchor_by_event_id[event.id] = transcript[1]
-        add(event.author, transcript[1], True)
-        continue
+      content = event.content
+      if not content:
+        kind = _transcript_kind(event)
+        if kind is not None:
+          if transcript is None or transcript[0] != kind:
+            transcript = (kind, index)
+          self._anchor_by_event_id[event.id] = transcript[1]
+          add(event.author, transcript[1], True)
+          continue
       transcript = None
       if is_node_input(event):
-        recorded = node_input_source(event)
-        if recorded is None:
-          continue
-        anchor = index
-        copied = recorded.copied_event_id
-        if copied is not None and copied in index_by_event_id:
-          anchor = index_by_event_id[copied]
-        self._node_input_anchor[id(event)] = anchor
-        add(recorded.source, anchor, is_final_answer(event))
+        anchor = self._node_input_item(index, event)
+        if anchor is not None:
+          add(anchor[0], anchor[1], event)
         continue
-      parts = event.content.parts if event.content else None
+      parts = content.parts if content else None
       if not parts:
         continue
-      final = is_final_answer(event)
-      event_key = id(event)
-      # An event of the agent's in-flight tool loop is kept whole, text and
-      # all; only a tool part of another event can still belong to it.
-      whole = event.author == agent_name and any(
-          self._is_in_flight(event, index, part)
-          for index, part in enumerate(parts)
-      )
-      for part_index, part in enumerate(parts):
-        if whole or (
-            (part.function_call or part.function_response)
-            and self._is_own_in_flight(event, part_index, part)
-        ):
-          part_items[event_key, part_index] = None
-          continue
-        if part.function_call or part.function_response:
-          owner = self._owner(event, part_index, part)
-          anchor = self._anchor(event, part_index, part)
-        else:
-          # Any other part is its event's, and its event is the item.
-          owner, anchor = event.author, index
-        part_items[event_key, part_index] = (owner, anchor)
-        add(owner, anchor, final)
+      if id(event) in tool_events:
+        part_items = self._tool_event_items(index, event, parts)
+        event_items[id(event)] = part_items
+        for item in part_items:
+          if item is not None:
+            add(item[0], item[1], event)
+        continue
+      # Every part is its author's, and the event is the item: a new one, as
+      # every anchor counted so far is of an earlier event.
+      author = event.author
+      event_items[id(event)] = (author, index)
+      window = windows.get(author)
+      if window is not None and (
+          not window.final_answers_only or is_final_answer(event)
+      ):
+        counted[author].add(index)
+        items[author].append(index)
     for author, window in windows.items():
       self._kept_items[author] = _window_items(items[author], window)
+
+  def _node_input_item(self, index: int, event: Event) -> _Item | None:
+    """The item of a node input: its producer's, anchored at the message it
+    repeats when that message is in the history."""
+    recorded = node_input_source(event)
+    if recorded is None:
+      return None
+    anchor = index
+    copied = recorded.copied_event_id
+    if copied is not None:
+      if self._index_by_event_id is None:
+        self._index_by_event_id = {}
+        for earlier, visible in enumerate(self._visible_events):
+          if visible.id:
+            self._index_by_event_id[visible.id] = earlier
+      found = self._index_by_event_id.get(copied)
+      if found is not None and found <= index:
+        anchor = found
+      elif found is not None:
+        # A later event reuses the id: the message is the latest one before.
+        anchor = next(
+            (
+                earlier
+                for earlier in range(index, -1, -1)
+                if self._visible_events[earlier].id == copied
+            ),
+            index,
+        )
+    self._node_input_anchor[id(event)] = anchor
+    return recorded.source, anchor
+
+  def _tool_event_items(
+      self, index: int, event: Event, parts: list[types.Part]
+  ) -> list[_Item | None]:
+    """The item of each part of an event that holds tool parts."""
+    agent_name = self._agent_name
+    author = event.author
+    # (owner, anchor, in flight) per part; only a tool part can differ from
+    # its event (see `SourceFilter._owner` and `_is_in_flight`).
+    facts = []
+    for part_index, part in enumerate(parts):
+      if part.function_call:
+        call: _source_filter._PartKey | None = (index, part_index)
+      elif part.function_response:
+        call = self._answered_call.get((id(event), part_index))
+      else:
+        facts.append((author, index, False))
+        continue
+      if call is None:
+        facts.append((
+            author,
+            index,
+            author == agent_name and event.invocation_id == self._invocation_id,
+        ))
+      else:
+        facts.append((
+            self._visible_events[call[0]].author,
+            call[0],
+            call in self._in_flight_calls,
+        ))
+    # An event of the agent's in-flight tool loop is kept whole, text and
+    # all; only a tool part of another event can still belong to it.
+    whole = author == agent_name and any(fact[2] for fact in facts)
+    return [
+        None
+        if whole or (in_flight and owner == agent_name)
+        else (owner, anchor)
+        for owner, anchor, in_flight in facts
+    ]
 
   def _is_own_in_flight(
       self, event: Event, part_index: int, part: types.Part
@@ -255,23 +322,64 @@ class WindowedSourceFilter(SourceFilter):
       index = self._anchor_by_event_id.get(event.id, -1)
     return index
 
+  def admit(self, event: Event) -> Event | None:
+    items = self._event_items.get(id(event))
+    if items is None:
+      return super().admit(event)
+    # A visible event the count saw: neither a summary nor a node input.
+    return _source_filter._with_parts(event, self._parts_kept(event, items))
+
+  def _kept_parts(self, event: Event) -> list[types.Part] | None:
+    items = self._event_items.get(id(event))
+    if items is None:
+      # Not a visible event (a merged transcription): worked out part by part.
+      return super()._kept_parts(event)
+    return self._parts_kept(event, items)
+
+  def _parts_kept(
+      self, event: Event, items: _Item | list[_Item | None]
+  ) -> list[types.Part] | None:
+    """`_kept_parts` of an event, from the items the count found for it."""
+    parts = (event.content.parts if event.content else None) or []
+    if isinstance(items, tuple):
+      # The event is one item: all its parts go or stay, thoughts aside.
+      owner, anchor = items
+      if owner not in self._allowed:
+        return []
+      window = self._windows.get(owner)
+      if window is None:
+        return None
+      if anchor not in self._kept_items[owner]:
+        return []
+      if not window.final_answers_only:
+        return None
+      kept = [part for part in parts if not part.thought]
+    else:
+      kept = [
+          part
+          for part, item in zip(parts, items)
+          if self._keeps_item(item)
+          and not (part.thought and self._answers_only(item))
+      ]
+    return None if len(kept) == len(parts) else kept
+
+  def _keeps_item(self, item: _Item | None) -> bool:
+    """Whether the windows keep an item (None: the in-flight tool loop)."""
+    if item is None:
+      return True
+    owner, anchor = item
+    if owner not in self._allowed:
+      return False
+    return owner not in self._windows or anchor in self._kept_items[owner]
+
+  def _answers_only(self, item: _Item | None) -> bool:
+    """Whether an item's source is windowed to its final answers."""
+    window = self._windows.get(item[0]) if item else None
+    return bool(window and window.final_answers_only)
+
   def _keeps_part(
       self, event: Event, part_index: int, part: types.Part
   ) -> bool:
-    key = (id(event), part_index)
-    if key in self._part_items:
-      item = self._part_items[key]
-      if item is None:
-        return True
-      owner, anchor = item
-      if owner not in self._allowed:
-        return False
-      window = self._windows.get(owner)
-      if window is None:
-        return True
-      if window.final_answers_only and part.thought:
-        return False
-      return anchor in self._kept_items[owner]
     if not super()._keeps_part(event, part_index, part):
       return False
     owner = self._owner(event, part_index, part)
