@@ -149,6 +149,7 @@ _TARGETS = (
     # Issue 23: a window never costs more than the unfiltered request to
     # build; windowed over unfiltered, both in the fork.
     ('window vs unfiltered, to build', 'windows', None, 'windows', 1.0),
+    ('window vs unfiltered, any turn', 'windows', None, 'worst_turn', 1.0),
 )
 """The 20,000-event bound replaces issue 21's target on the growth of the
 time per event: that growth is the garbage collection of the contents the
@@ -526,7 +527,34 @@ def _summarise_windows(
       'matches_runner_request': all(
           r['windows']['matches_runner_request'] for r in up_runs + fork_runs
       ),
+      'by_turn': _windows_by_turn(fork_runs),
   }
+  turns = summary['windows']['by_turn']
+  if turns:
+    # The last turn is the table's; a window must not cost more at any.
+    summary['windows']['vs_unfiltered']['worst_turn'] = max(
+        [row['windows'] for row in turns.values()]
+        + [summary['windows']['vs_unfiltered']['windows']],
+        key=lambda ratio: ratio['median_of_round_ratios'],
+    )
+
+
+def _windows_by_turn(fork_runs: list[dict[str, Any]]) -> dict[str, Any]:
+  """Per earlier turn: its events, and each filter's time over unfiltered."""
+  by_turn: dict[str, Any] = {}
+  for turn, first in fork_runs[0]['windows'].get('by_turn', {}).items():
+    rows = [r['windows']['by_turn'][turn] for r in fork_runs]
+    by_turn[turn] = {
+        'events': first['events'],
+        **{
+            config: _ratios(
+                [row[config] for row in rows],
+                [row['unfiltered'] for row in rows],
+            )
+            for config in ('plain_list', 'windows')
+        },
+    }
+  return by_turn
 
 
 def _yes(value: bool) -> str:
@@ -763,7 +791,10 @@ def _windows_lines(
         f' {ms:>8.2f} {"-" if ratio is None else f"{ratio:.3f}":>11}'
     )
   vs_upstream = windows['vs_upstream']
-  target = windows['vs_unfiltered']['windows']['median_of_round_ratios']
+  worst = windows['vs_unfiltered'].get(
+      'worst_turn', windows['vs_unfiltered']['windows']
+  )
+  target = worst['median_of_round_ratios']
   return lines + [
       "plain list: ['user','planner','researcher']; windows: user first=1",
       'last=1, planner last=1, researcher final_answers_only',
@@ -780,11 +811,30 @@ def _windows_lines(
           f' Runner\'s: {_yes(windows["matches_runner_request"])}'
       ),
       f'Sizes the same in every round: {_yes(windows["deterministic"])}',
+      *_windows_turn_lines(windows),
       (
-          'a window never costs more than the unfiltered request to build:'
+          'a window never costs more than the unfiltered request to build'
+          f' (at its worst turn {target:.3f}):'
           f' {"met" if target <= 1.0 else "NOT MET"}'
       ),
   ]
+
+
+def _windows_turn_lines(windows: dict[str, Any]) -> list[str]:
+  """The time over unfiltered at earlier turns of the session, if measured."""
+  if not windows['by_turn']:
+    return []
+  lines = [
+      'Over unfiltered at earlier turns (median per-round ratio):',
+      f'{"turn":>6} {"events":>7} {"plain list":>11} {"windows":>8}',
+  ]
+  for turn, row in windows['by_turn'].items():
+    lines.append(
+        f'{turn:>6} {row["events"]:>7,}'
+        f' {row["plain_list"]["median_of_round_ratios"]:>11.3f}'
+        f' {row["windows"]["median_of_round_ratios"]:>8.3f}'
+    )
+  return lines
 
 
 def _table(

@@ -507,6 +507,7 @@ def _windows(turns: int, repeats: int, supported: bool) -> dict[str, Any]:
   the unfiltered one): its size (characters of the contents, as in
   `request_size`, and the number of contents) and its time, median of
   `repeats` calls each after a `gc.collect()`, as `get_contents` times it.
+  Where windows are supported, the times at earlier turns too.
   """
   from google.adk.flows.llm_flows.contents import _get_contents
 
@@ -531,12 +532,45 @@ def _windows(turns: int, repeats: int, supported: bool) -> dict[str, Any]:
         'chars': len(_contents_text(contents)),
         'digest': _digest(contents),
     }
+  if supported:
+    result['by_turn'] = _windows_by_turn(history, filters, repeats)
   # The history rebuilds the request the Runner sent (none of the writers
   # that built the session filtered).
   result['matches_runner_request'] = (
       _contents_text(_get_contents(None, history, 'writer')) == sent
   )
   return result
+
+
+_EARLY_TURNS = (1, 2, 5, 10, 20)
+"""The earlier turns at which `_windows` also times the writer's request."""
+
+
+def _windows_by_turn(
+    history: list[Any], filters: dict[str, Any], repeats: int
+) -> dict[str, Any]:
+  """The writer's request at earlier turns of the same session, per config.
+
+  The history before the writer's t-th reply is what its request at turn t
+  was built from. Each is timed as the last turn is (`repeats` calls, each
+  after a `gc.collect()`), three times as often, as a call takes
+  microseconds there.
+  """
+  from google.adk.flows.llm_flows.contents import _get_contents
+
+  replies = [i for i, event in enumerate(history) if event.author == 'writer']
+  by_turn: dict[str, Any] = {}
+  for turn in _EARLY_TURNS:
+    if turn > len(replies):
+      break
+    before = history[: replies[turn - 1]]
+    figures: dict[str, Any] = {'events': len(before)}
+    for config, source_filter in filters.items():
+      kwargs = {'source_filter': source_filter} if source_filter else {}
+      call = lambda: _get_contents(None, before, 'writer', **kwargs)
+      figures[config] = _time_ms(call, repeats * 3)[0]
+    by_turn[str(turn)] = figures
+  return by_turn
 
 
 def _time_ms(function: Any, repeats: int) -> tuple[float, float]:

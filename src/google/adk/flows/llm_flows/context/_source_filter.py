@@ -184,9 +184,15 @@ class SourceFilter:
 
   def _owner(self, event: Event, part_index: int, part: types.Part) -> str:
     """Returns the author a part is attributed to."""
-    if part.function_response and (
-        call := self._call_of_part(event, part_index, part)
-    ):
+    return self._call_owner(
+        event, part, self._call_of_part(event, part_index, part)
+    )
+
+  def _call_owner(
+      self, event: Event, part: types.Part, call: _PartKey | None
+  ) -> str:
+    """`_owner` of a part, given what `_call_of_part` returned for it."""
+    if part.function_response and call:
       return self._visible_events[call[0]].author
     return event.author
 
@@ -196,7 +202,12 @@ class SourceFilter:
     """Whether a tool part belongs to the agent's current tool loop."""
     if not (part.function_call or part.function_response):
       return False
-    call = self._call_of_part(event, part_index, part)
+    return self._call_in_flight(
+        event, self._call_of_part(event, part_index, part)
+    )
+
+  def _call_in_flight(self, event: Event, call: _PartKey | None) -> bool:
+    """`_is_in_flight` of a tool part, given what `_call_of_part` returned."""
     if call is not None:
       return call in self._in_flight_calls
     return (

@@ -261,29 +261,18 @@ class WindowedSourceFilter(SourceFilter):
     """The item of each part of an event that holds tool parts."""
     agent_name = self._agent_name
     author = event.author
-    # (owner, anchor, in flight) per part; only a tool part can differ from
-    # its event (see `SourceFilter._owner` and `_is_in_flight`).
+    # (owner, anchor, in flight) per part: a tool part is its call's item.
     facts = []
     for part_index, part in enumerate(parts):
-      if part.function_call:
-        call: _source_filter._PartKey | None = (index, part_index)
-      elif part.function_response:
-        call = self._answered_call.get((id(event), part_index))
-      else:
+      if not (part.function_call or part.function_response):
         facts.append((author, index, False))
         continue
-      if call is None:
-        facts.append((
-            author,
-            index,
-            author == agent_name and event.invocation_id == self._invocation_id,
-        ))
-      else:
-        facts.append((
-            self._visible_events[call[0]].author,
-            call[0],
-            call in self._in_flight_calls,
-        ))
+      call = self._call_of_part(event, part_index, part)
+      facts.append((
+          self._call_owner(event, part, call),
+          index if call is None else call[0],
+          self._call_in_flight(event, call),
+      ))
     # An event of the agent's in-flight tool loop is kept whole, text and
     # all; only a tool part of another event can still belong to it.
     whole = author == agent_name and any(fact[2] for fact in facts)
