@@ -123,7 +123,9 @@ class RequestHistory:
     return False
 
   def _includes(self, event: Event) -> bool:
-    """Whether the inclusion rules leave `event` to the agent."""
+    """Whether the inclusion rules leave `event` to the agent.
+
+    The one-walk build (`_build` with `live`) makes the same test inline."""
     return _contents._should_include_event_in_context(
         self._branch,
         event,
@@ -226,6 +228,12 @@ class RequestHistory:
     answered: set[str] = set()
     input_text = output_text = ''
     last = len(events) - 1
+    # `_includes`, with its arguments read once rather than for every event:
+    # on a long session the call and the reads cost as much as a rule.
+    should_include = _contents._should_include_event_in_context
+    branch = self._branch
+    scope = self._isolation_scope
+    node_path = self._node_path
     for i, event in enumerate(events):
       if live:
         actions = event.actions
@@ -233,7 +241,15 @@ class RequestHistory:
             actions.rewind_before_invocation_id or actions.compaction
         ):
           return None
-        if not self._includes(event):
+        if not should_include(
+            branch,
+            event,
+            scope,
+            node_path=node_path,
+            include_thoughts=(
+                include_thoughts and _is_other_agent_reply(agent_name, event)
+            ),
+        ) or (event.branch and self._is_on_tool_branch(event)):
           continue
       content = event.content
       made = False
@@ -365,10 +381,11 @@ def _rearranging_changes_nothing(
 
 def _copy_content(content: types.Content, strip_ids: bool) -> types.Content:
   """`_contents._copy_content_for_request`, copying the models directly."""
-  if not content.parts:
+  source_parts = content.parts
+  if not source_parts:
     return _copy_model(content)
   parts = []
-  for part in content.parts:
+  for part in source_parts:
     stripped = None
     if strip_ids and (part.function_call or part.function_response):
       stripped = {}
