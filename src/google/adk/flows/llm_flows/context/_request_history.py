@@ -212,11 +212,12 @@ class RequestHistory:
     agent_name = self._agent_name
     include_thoughts = self._include_thoughts
     # The events as the rearranging functions take them, and the contents of
-    # those with content; recast messages by position in `kept`, and the ids
-    # of contents made here, which are not copied again.
+    # those with content; beside `kept`, the recast content of each event
+    # (None where it is not recast), and the ids of contents made here, which
+    # are not copied again.
     kept: list[Event] = []
     contents: list[types.Content] = []
-    recast: dict[int, types.Content] = {}
+    recast: list[types.Content | None] = []
     fresh: set[int] = set()
     # Whether every response sits right after the calls it answers, which
     # the previous event holds (None when it holds responses or no calls).
@@ -291,7 +292,7 @@ class RequestHistory:
         if part.function_response:
           responses = responses or []
           responses.append(part.function_response)
-      if live:
+      if live and (calls or responses):
         for call in calls or ():
           if call.id:
             if call.id in answered:
@@ -309,12 +310,13 @@ class RequestHistory:
             event, include_thoughts=include_thoughts
         )
         if recast_content is not None:
-          recast[len(kept)] = recast_content
+          recast.append(recast_content)
           kept.append(event)
           contents.append(recast_content)
           previous_calls = None
         continue
 
+      recast.append(None)
       kept.append(event)
       if made and content:
         # A merged transcription: its content was made here.
@@ -342,7 +344,9 @@ class RequestHistory:
 
     # The copies above are in the session's order; the rearranged events are
     # copied again in theirs.
-    for index, recast_content in recast.items():
+    for index, recast_content in enumerate(recast):
+      if recast_content is None:
+        continue
       fresh.add(id(recast_content))
       # For the rearranging functions a recast message is a user message
       # with no tool calls (nothing of the event they read but its content).
