@@ -123,7 +123,9 @@ class RequestHistory:
     return False
 
   def _includes(self, event: Event) -> bool:
-    """Whether the inclusion rules leave `event` to the agent."""
+    """Whether the inclusion rules leave `event` to the agent.
+
+    The one-walk build (`_build` with `live`) makes the same test inline."""
     return _contents._should_include_event_in_context(
         self._branch,
         event,
@@ -210,11 +212,12 @@ class RequestHistory:
     agent_name = self._agent_name
     include_thoughts = self._include_thoughts
     # The events as the rearranging functions take them, and the contents of
-    # those with content; recast messages by position in `kept`, and the ids
-    # of contents made here, which are not copied again.
+    # those with content; beside `kept`, the recast content of each event
+    # (None where it is not recast), and the ids of contents made here, which
+    # are not copied again.
     kept: list[Event] = []
     contents: list[types.Content] = []
-    recast: dict[int, types.Content] = {}
+    recast: list[types.Content | None] = []
     fresh: set[int] = set()
     # Whether every response sits right after the calls it answers, which
     # the previous event holds (None when it holds responses or no calls).
@@ -226,6 +229,12 @@ class RequestHistory:
     answered: set[str] = set()
     input_text = output_text = ''
     last = len(events) - 1
+    # `_includes`, with its arguments read once rather than for every event:
+    # on a long session the call and the reads cost as much as a rule.
+    should_include = _contents._should_include_event_in_context
+    branch = self._branch
+    scope = self._isolation_scope
+    node_path = self._node_path
     for i, event in enumerate(events):
       if live:
         actions = event.actions
@@ -233,7 +242,15 @@ class RequestHistory:
             actions.rewind_before_invocation_id or actions.compaction
         ):
           return None
-        if not self._includes(event):
+        if not should_include(
+            branch,
+            event,
+            scope,
+            node_path=node_path,
+            include_thoughts=(
+                include_thoughts and _is_other_agent_reply(agent_name, event)
+            ),
+        ) or (event.branch and self._is_on_tool_branch(event)):
           continue
       content = event.content
       made = False
@@ -275,7 +292,7 @@ class RequestHistory:
         if part.function_response:
           responses = responses or []
           responses.append(part.function_response)
-      if live:
+      if live and (calls or responses):
         for call in calls or ():
           if call.id:
             if call.id in answered:
@@ -293,12 +310,13 @@ class RequestHistory:
             event, include_thoughts=include_thoughts
         )
         if recast_content is not None:
-          recast[len(kept)] = recast_content
+          recast.append(recast_content)
           kept.append(event)
           contents.append(recast_content)
           previous_calls = None
         continue
 
+      recast.append(None)
       kept.append(event)
       if made and content:
         # A merged transcription: its content was made here.
@@ -326,7 +344,9 @@ class RequestHistory:
 
     # The copies above are in the session's order; the rearranged events are
     # copied again in theirs.
-    for index, recast_content in recast.items():
+    for index, recast_content in enumerate(recast):
+      if recast_content is None:
+        continue
       fresh.add(id(recast_content))
       # For the rearranging functions a recast message is a user message
       # with no tool calls (nothing of the event they read but its content).
@@ -365,10 +385,11 @@ def _rearranging_changes_nothing(
 
 def _copy_content(content: types.Content, strip_ids: bool) -> types.Content:
   """`_contents._copy_content_for_request`, copying the models directly."""
-  if not content.parts:
+  source_parts = content.parts
+  if not source_parts:
     return _copy_model(content)
   parts = []
-  for part in content.parts:
+  for part in source_parts:
     stripped = None
     if strip_ids and (part.function_call or part.function_response):
       stripped = {}
