@@ -542,7 +542,7 @@ def _windows(turns: int, repeats: int, supported: bool) -> dict[str, Any]:
   return result
 
 
-_EARLY_TURNS = (1, 2, 5, 10, 20)
+_EARLY_TURNS = (1, 5, 10, 20)
 """The earlier turns at which `_windows` also times the writer's request."""
 
 
@@ -552,9 +552,8 @@ def _windows_by_turn(
   """The writer's request at earlier turns of the same session, per config.
 
   The history before the writer's t-th reply is what its request at turn t
-  was built from. Each is timed as the last turn is (`repeats` calls, each
-  after a `gc.collect()`), three times as often, as a call takes
-  microseconds there.
+  was built from. Each is timed as the last turn is: `repeats` calls, each
+  after a `gc.collect()`.
   """
   from google.adk.flows.llm_flows.contents import _get_contents
 
@@ -568,7 +567,7 @@ def _windows_by_turn(
     for config, source_filter in filters.items():
       kwargs = {'source_filter': source_filter} if source_filter else {}
       call = lambda: _get_contents(None, before, 'writer', **kwargs)
-      figures[config] = _time_ms(call, repeats * 3)[0]
+      figures[config] = _time_ms(call, repeats)[0]
     by_turn[str(turn)] = figures
   return by_turn
 
