@@ -386,6 +386,32 @@ def _summarise_get_contents(
     summary['digests_identical'][key] = (
         len(digests['fork']) == 1 and digests['fork'] == digests['upstream']
     )
+    collections = _full_collections(runs, key)
+    if collections:
+      summary.setdefault('full_collections', {})[key] = collections
+
+
+def _full_collections(
+    runs: dict[str, list[dict[str, Any]]], key: str
+) -> dict[str, Any] | None:
+  """The full collections in one unfiltered call of `key` events, per side
+  (medians over rounds), and the fork/upstream ratio of the time left."""
+  sides: dict[str, Any] = {}
+  for side, rs in runs.items():
+    rows = [r['get_contents'][key]['unfiltered'] for r in rs]
+    if not all('full_collections' in row for row in rows):
+      return None
+    sides[side] = {
+        'count': statistics.median(
+            row['full_collections']['count'] for row in rows
+        ),
+        'ms': statistics.median(row['full_collections']['ms'] for row in rows),
+        'rest_ms': statistics.median(
+            row['median_ms'] - row['full_collections']['ms'] for row in rows
+        ),
+    }
+  sides['rest_ratio'] = sides['fork']['rest_ms'] / sides['upstream']['rest_ms']
+  return sides
 
 
 def _summarise_request_size(
@@ -619,13 +645,38 @@ def _get_contents_lines(summary: dict[str, Any]) -> list[str]:
           f' {row["fastest_ratio"]:>8.3f}'
       )
   same = all(summary['digests_identical'].values())
-  return lines + [
-      "Filtered rows are compared with upstream's unfiltered call.",
+  return (
+      lines
+      + [
+          "Filtered rows are compared with upstream's unfiltered call.",
+          (
+              'Unfiltered output identical to upstream (digest):'
+              f' {"yes" if same else "NO"}'
+          ),
+      ]
+      + _full_collection_lines(summary.get('full_collections', {}))
+  )
+
+
+def _full_collection_lines(collections: dict[str, Any]) -> list[str]:
+  """What full garbage collections took of the one-call sizes, if any."""
+  if not collections:
+    return []
+  lines = [
+      'Full collections in one unfiltered call (medians over rounds):',
       (
-          'Unfiltered output identical to upstream (digest):'
-          f' {"yes" if same else "NO"}'
+          f'{"events":>6}  {"upstream":>17} {"fork":>17}'
+          f' {"the rest, fork/upstream":>24}'
       ),
   ]
+  for size, sides in collections.items():
+    up, fork = sides['upstream'], sides['fork']
+    lines.append(
+        f'{int(size):>6,}  {up["count"]:>4g} in {up["ms"]:>6,.0f} ms'
+        f' {fork["count"]:>4g} in {fork["ms"]:>6,.0f} ms'
+        f' {sides["rest_ratio"]:>24.3f}'
+    )
+  return lines
 
 
 def _request_size_lines(

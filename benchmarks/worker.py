@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import hashlib
 import json
@@ -572,15 +573,48 @@ def _windows_by_turn(
   return by_turn
 
 
-def _time_ms(function: Any, repeats: int) -> tuple[float, float]:
-  """The median and the fastest of `repeats` timed calls, in milliseconds."""
+class _FullCollections:
+  """While active, counts the full collections that run and their time."""
+
+  def __init__(self) -> None:
+    self.count = 0
+    self.ms = 0.0
+    self._started: float | None = None
+
+  def _callback(self, phase: str, info: dict[str, Any]) -> None:
+    if info['generation'] != 2:
+      return
+    if phase == 'start':
+      self._started = time.perf_counter()
+    elif self._started is not None:
+      self.count += 1
+      self.ms += (time.perf_counter() - self._started) * 1_000
+      self._started = None
+
+  def __enter__(self) -> _FullCollections:
+    gc.callbacks.append(self._callback)
+    return self
+
+  def __exit__(self, *exc_info: Any) -> None:
+    gc.callbacks.remove(self._callback)
+
+
+def _time_ms(
+    function: Any, repeats: int, watch: _FullCollections | None = None
+) -> tuple[float, float]:
+  """The median and the fastest of `repeats` timed calls, in milliseconds.
+
+  With `watch`, the full collections the timed calls set off are counted in
+  it (the `gc.collect()` before each is not).
+  """
   function()
   samples = []
   for _ in range(repeats):
     gc.collect()
-    started = time.perf_counter()
-    function()
-    samples.append((time.perf_counter() - started) * 1_000)
+    with watch or contextlib.nullcontext():
+      started = time.perf_counter()
+      function()
+      samples.append((time.perf_counter() - started) * 1_000)
   return statistics.median(samples), min(samples)
 
 
@@ -611,14 +645,22 @@ def _get_contents_times(
     figures: dict[str, Any] = {}
     for variant, kwargs in variants.items():
       call = lambda: _get_contents(None, history, 'writer', **kwargs)
+      # From _LARGE_HISTORY on, one timed call, and what the collector took
+      # of it.
+      watch = _FullCollections() if size >= _LARGE_HISTORY else None
       median_ms, best_ms = _time_ms(
-          call, 1 if size >= _LARGE_HISTORY else repeats
+          call, repeats if watch is None else 1, watch
       )
       figures[variant] = {
           'median_ms': median_ms,
           'best_ms': best_ms,
           'digest': _digest(call()),
       }
+      if watch is not None:
+        figures[variant]['full_collections'] = {
+            'count': watch.count,
+            'ms': watch.ms,
+        }
     result[str(size)] = figures
   return result
 
