@@ -123,9 +123,7 @@ class RequestHistory:
     return False
 
   def _includes(self, event: Event) -> bool:
-    """Whether the inclusion rules leave `event` to the agent.
-
-    The one-walk build (`_build` with `live`) makes the same test inline."""
+    """Whether the inclusion rules leave `event` to the agent."""
     return _contents._should_include_event_in_context(
         self._branch,
         event,
@@ -229,12 +227,6 @@ class RequestHistory:
     answered: set[str] = set()
     input_text = output_text = ''
     last = len(events) - 1
-    # `_includes`, with its arguments read once rather than for every event:
-    # on a long session the call and the reads cost as much as a rule.
-    should_include = _contents._should_include_event_in_context
-    branch = self._branch
-    scope = self._isolation_scope
-    node_path = self._node_path
     for i, event in enumerate(events):
       if live:
         actions = event.actions
@@ -242,15 +234,7 @@ class RequestHistory:
             actions.rewind_before_invocation_id or actions.compaction
         ):
           return None
-        if not should_include(
-            branch,
-            event,
-            scope,
-            node_path=node_path,
-            include_thoughts=(
-                include_thoughts and _is_other_agent_reply(agent_name, event)
-            ),
-        ) or (event.branch and self._is_on_tool_branch(event)):
+        if not self._includes(event):
           continue
       content = event.content
       made = False
