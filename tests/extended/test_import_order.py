@@ -34,6 +34,7 @@ _FIRST_IMPORTS = [
     'google.adk.events.user_view',
     'google.adk.events._visibility_metadata',
     'google.adk.sessions._visibility_storage',
+    'google.adk.sessions._earlier_visibility_rows',
     'google.adk.sessions.schemas.v0',
     'google.adk.events.event',
     'google.adk.agents.llm_agent',

@@ -30,8 +30,6 @@ from typing import Any
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.agents.run_config import RunConfig
 from google.adk.agents.sequential_agent import SequentialAgent
-from google.adk.events import _visibility_metadata
-from google.adk.events._internal_metadata import public_metadata
 from google.adk.events.event import Event
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
@@ -255,40 +253,3 @@ async def test_v0_rows_carry_the_flag_in_custom_metadata(tmp_path: Path):
       '__adk_internal_visibility': {'event': 'internal'},
   }
   assert metadata['booker'] == _RUN_METADATA
-
-
-async def test_sessions_stored_in_the_earlier_form_read_back(
-    service_factory: _ServiceFactory, request: pytest.FixtureRequest
-):
-  # An earlier version of this change stored tool levels under a second key
-  # and, in the legacy schema, the event's visibility as a string under the
-  # key.
-  old_metadata = {
-      'ticket': 'T-1',
-      '__adk_internal_tool_visibility': {'c1': 'hidden'},
-  }
-  is_v0 = request.node.callspec.params['service_factory'] == 'database_v0'
-  if is_v0:
-    old_metadata['__adk_internal_visibility'] = 'internal'
-  writer = service_factory()
-  session = await writer.create_session(
-      app_name=_APP, user_id=_USER, session_id=_SESSION
-  )
-  await writer.append_event(
-      session,
-      Event(
-          author='classifier',
-          invocation_id='inv',
-          visibility=None if is_v0 else 'internal',
-          custom_metadata=old_metadata,
-      ),
-  )
-  await _close(writer)
-  reader = service_factory()
-  [stored] = await _read_back(reader)
-  await _close(reader)
-
-  assert stored.visibility == 'internal'
-  entries = _visibility_metadata.read_entries(stored.custom_metadata)
-  assert entries[_visibility_metadata.TOOLS] == {'c1': 'hidden'}
-  assert public_metadata(stored.custom_metadata) == {'ticket': 'T-1'}

@@ -14,13 +14,12 @@
 
 """The one ``custom_metadata`` key that says what a client may see of an event.
 
-``__adk_internal_visibility`` holds a dict: ``'tools'``, the levels of the
-event's tool traffic by function call id (``{'<call id>': 'hidden'}``), and,
-only in storage layouts without a field for it, ``'event'``, the event's own
-``visibility``. The internal prefix keeps callers from setting it and API
-responses from showing it. An earlier version of this change stored the
-visibility as a plain string under this key and the levels under
-``__adk_internal_tool_visibility``; both still read back.
+``__adk_internal_visibility`` holds a dict of named entries. ``'event'`` is
+the event's own ``visibility``, written only in storage layouts without a
+field for it (see ``sessions/_visibility_storage.py``). A dict rather than the
+bare value, so that what else ADK stores about an event's visibility joins it
+under the same key instead of adding one. The internal prefix keeps callers
+from setting it and API responses from showing it.
 """
 
 from __future__ import annotations
@@ -32,9 +31,7 @@ from typing import Final
 from ._internal_metadata import INTERNAL_METADATA_PREFIX
 
 VISIBILITY_METADATA_KEY: Final = INTERNAL_METADATA_PREFIX + 'visibility'
-TOOLS: Final = 'tools'
 EVENT: Final = 'event'
-_OLD_TOOLS_KEY: Final = INTERNAL_METADATA_PREFIX + 'tool_visibility'
 
 
 def read_entries(metadata: Any) -> dict[str, Any]:
@@ -42,20 +39,13 @@ def read_entries(metadata: Any) -> dict[str, Any]:
   if not isinstance(metadata, Mapping):
     return {}
   stored = metadata.get(VISIBILITY_METADATA_KEY)
-  entries = dict(stored) if isinstance(stored, Mapping) else {}
-  if isinstance(stored, str):
-    entries[EVENT] = stored
-  old_tools = metadata.get(_OLD_TOOLS_KEY)
-  if TOOLS not in entries and isinstance(old_tools, Mapping):
-    entries[TOOLS] = old_tools
-  return entries
+  return dict(stored) if isinstance(stored, Mapping) else {}
 
 
 def with_entries(metadata: Any, **entries: Any) -> dict[str, Any] | None:
   """Returns a copy of ``custom_metadata`` with entries set (None removes one).
 
-  The other keys are kept; the entries are written in the current form, and
-  the result is None when nothing is left.
+  The other keys are kept, and the result is None when nothing is left.
   """
   merged = {
       name: value
@@ -65,7 +55,7 @@ def with_entries(metadata: Any, **entries: Any) -> dict[str, Any] | None:
   kept = {
       key: value
       for key, value in (metadata or {}).items()
-      if key not in (VISIBILITY_METADATA_KEY, _OLD_TOOLS_KEY)
+      if key != VISIBILITY_METADATA_KEY
   }
   if merged:
     kept[VISIBILITY_METADATA_KEY] = merged

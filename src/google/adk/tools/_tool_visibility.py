@@ -49,6 +49,7 @@ from typing import Literal
 from typing import TYPE_CHECKING
 
 from ..events import _visibility_metadata
+from ..events._internal_metadata import INTERNAL_METADATA_PREFIX
 from ..utils._function_call_names import CLIENT_FUNCTION_CALL_NAMES
 
 if TYPE_CHECKING:
@@ -67,6 +68,11 @@ FULL: Final = 'full'
 ALLOWED_TOOL_VISIBILITIES: Final[tuple[str, ...]] = (HIDDEN, MINIMAL, FULL)
 
 _TABLE_METADATA_KEY: Final = '_adk_tool_visibility_table'
+# The entry of the event's visibility metadata that holds its levels.
+_LEVELS_ENTRY: Final = 'tools'
+# Where earlier builds of this distribution stored the levels; the events they
+# stored keep them there.
+_EARLIER_LEVELS_KEY: Final = INTERNAL_METADATA_PREFIX + 'tool_visibility'
 
 
 def validate_tool_visibility(value: Any, *, owner: str) -> Any:
@@ -205,14 +211,16 @@ def stamp_event(event: Event, invocation_context: InvocationContext) -> None:
       levels[call.id] = level
   if levels:
     event.custom_metadata = _visibility_metadata.with_entries(
-        event.custom_metadata, tools=levels
+        event.custom_metadata, **{_LEVELS_ENTRY: levels}
     )
 
 
 def stamped_levels(event: Event) -> Mapping[str, Any]:
   """Returns the levels stored on an event, by function call id."""
-  entries = _visibility_metadata.read_entries(event.custom_metadata)
-  levels = entries.get(_visibility_metadata.TOOLS)
+  metadata = event.custom_metadata
+  levels = _visibility_metadata.read_entries(metadata).get(_LEVELS_ENTRY)
+  if levels is None and metadata:
+    levels = metadata.get(_EARLIER_LEVELS_KEY)
   return levels if isinstance(levels, Mapping) else {}
 
 
