@@ -133,6 +133,11 @@ class SourceFilter:
     # The visible events that hold a call or a response (by object id): any
     # other is its author's whole, which `_kept_parts` decides at once.
     self._tool_events: set[int] = set()
+    # The visible events that `admit` decides by their author alone, without
+    # reading them again: every part is the author's and none can be in
+    # flight (no tool part, or another agent's calls and the responses to
+    # them), and the event is neither a compaction summary nor a node input.
+    self._whole_events: set[int] = set()
 
     latest_call_by_id: dict[str, _PartKey] = {}
     # Calls without an id, by function name, oldest first: an id-less
@@ -143,9 +148,12 @@ class SourceFilter:
       if not event.content or not event.content.parts:
         continue
       is_current = event.invocation_id == self._invocation_id
+      has_tool_part = False
+      # Whether a response answers a call of another author.
+      answers_another = False
       for part_index, part in enumerate(event.content.parts):
         if response := part.function_response:
-          self._tool_events.add(id(event))
+          has_tool_part = True
           if response.id:
             call = latest_call_by_id.get(response.id)
           else:
@@ -154,10 +162,12 @@ class SourceFilter:
           if call is None:
             continue
           self._answered_call[id(event), part_index] = call
+          if self._call_owner(event, part, call) != event.author:
+            answers_another = True
           if is_current and self._is_own_call(call):
             self._in_flight_calls.add(call)
         elif function_call := part.function_call:
-          self._tool_events.add(id(event))
+          has_tool_part = True
           call = (index, part_index)
           if function_call.id:
             latest_call_by_id[function_call.id] = call
@@ -167,6 +177,14 @@ class SourceFilter:
             )
           if is_current and event.author == agent_name:
             self._in_flight_calls.add(call)
+      if has_tool_part:
+        self._tool_events.add(id(event))
+        if answers_another or event.author == agent_name:
+          continue
+      if not (
+          (event.actions and event.actions.compaction) or is_node_input(event)
+      ):
+        self._whole_events.add(id(event))
 
   def _is_own_call(self, call: _PartKey) -> bool:
     return self._visible_events[call[0]].author == self._agent_name
@@ -296,6 +314,8 @@ class SourceFilter:
       The event itself, a copy holding only the parts the agent may see, or
       None when it may see none of it.
     """
+    if id(event) in self._whole_events:
+      return event if event.author in self._allowed else None
     if event.actions and event.actions.compaction:
       return event if self._keeps_summary(event) else None
     if is_node_input(event):

@@ -174,6 +174,7 @@ class WindowedSourceFilter(SourceFilter):
     transcript: tuple[str, int] | None = None
     event_items = self._event_items
     tool_events = self._tool_events
+    whole_events = self._whole_events
 
     def add(author: str, anchor: int, final: bool | Event) -> None:
       """Counts an item; `final` may be the event, to judge only if asked."""
@@ -188,37 +189,43 @@ class WindowedSourceFilter(SourceFilter):
       items[author].append(anchor)
 
     for index, event in enumerate(self._visible_events):
-      if event.actions and event.actions.compaction:
-        continue
-      content = event.content
-      if not content:
-        kind = _transcript_kind(event)
-        if kind is not None:
-          if transcript is None or transcript[0] != kind:
-            transcript = (kind, index)
-          self._anchor_by_event_id[event.id] = transcript[1]
-          add(event.author, transcript[1], True)
+      key = id(event)
+      if key in whole_events and key not in tool_events:
+        # The base class found it plain: content, no tool part, neither a
+        # summary nor a node input.
+        transcript = None
+      else:
+        if event.actions and event.actions.compaction:
           continue
-      transcript = None
-      if is_node_input(event):
-        anchor = self._node_input_item(index, event)
-        if anchor is not None:
-          add(anchor[0], anchor[1], event)
-        continue
-      parts = content.parts if content else None
-      if not parts:
-        continue
-      if id(event) in tool_events:
-        part_items = self._tool_event_items(index, event, parts)
-        event_items[id(event)] = part_items
-        for item in part_items:
-          if item is not None:
-            add(item[0], item[1], event)
-        continue
+        content = event.content
+        if not content:
+          kind = _transcript_kind(event)
+          if kind is not None:
+            if transcript is None or transcript[0] != kind:
+              transcript = (kind, index)
+            self._anchor_by_event_id[event.id] = transcript[1]
+            add(event.author, transcript[1], True)
+            continue
+        transcript = None
+        if is_node_input(event):
+          anchor = self._node_input_item(index, event)
+          if anchor is not None:
+            add(anchor[0], anchor[1], event)
+          continue
+        parts = content.parts if content else None
+        if not parts:
+          continue
+        if key in tool_events:
+          part_items = self._tool_event_items(index, event, parts)
+          event_items[key] = part_items
+          for item in part_items:
+            if item is not None:
+              add(item[0], item[1], event)
+          continue
       # Every part is its author's, and the event is the item: a new one, as
       # every anchor counted so far is of an earlier event.
       author = event.author
-      event_items[id(event)] = (author, index)
+      event_items[key] = (author, index)
       window = windows.get(author)
       if window is not None and (
           not window.final_answers_only or is_final_answer(event)
