@@ -130,13 +130,12 @@ class SourceFilter:
     # (id(response event), part index) -> the call that response answers.
     self._answered_call: dict[tuple[int, int], _PartKey] = {}
     self._in_flight_calls: set[_PartKey] = set()
-    # The visible events that hold a call or a response (by object id): any
-    # other is its author's whole, which `_kept_parts` decides at once.
+    # The visible events that hold a call or a response (by object id).
     self._tool_events: set[int] = set()
-    # The visible events that `admit` decides by their author alone, without
-    # reading them again: every part is the author's and none can be in
-    # flight (no tool part, or another agent's calls and the responses to
-    # them), and the event is neither a compaction summary nor a node input.
+    # The visible events decided by their author alone, without reading them
+    # again: every part is the author's and none can be in flight (no tool
+    # part, or another agent's calls and the responses to them), and the
+    # event is neither a compaction summary nor a node input.
     self._whole_events: set[int] = set()
 
     latest_call_by_id: dict[str, _PartKey] = {}
@@ -248,9 +247,7 @@ class SourceFilter:
     parts = event.content.parts if event.content else None
     if not parts:
       return None if event.author in self._allowed else []
-    key = id(event)
-    if key in self._event_index and key not in self._tool_events:
-      # No tool part: every part is its author's, and none is in flight.
+    if id(event) in self._whole_events:
       return None if event.author in self._allowed else []
     if event.author == self._agent_name and any(
         self._is_in_flight(event, index, part)
