@@ -236,14 +236,19 @@ def upstream_venv(
   Benchmarks and cross-version tests compare the fork with exactly the
   release it patches: the environment, ``.venv-upstream-<version>/`` at the
   top of the repository, holds the verified upstream wheel. It is made on
-  first use and reused while its marker names the pinned sha256.
+  first use and reused while its marker names the pinned sha256 and, with
+  `dependencies_of`, what that interpreter has installed.
 
   Args:
     project: The project settings with the pin.
     dependencies_of: An interpreter (normally the fork's) whose installed
-      dependency versions upstream's dependencies are pinned to, so that only
-      google-adk differs between the two. If those pins cannot be installed,
-      the dependencies are resolved afresh.
+      distributions, at their versions, are installed beside upstream, so
+      that only google-adk differs between the two: libraries import what is
+      installed (google-genai imports aiohttp and Pillow when they are
+      there), and a process with more modules pays more for each garbage
+      collection. If they cannot all be installed, upstream's own
+      dependencies are pinned to their versions; failing that, resolved
+      afresh.
 
   Returns:
     The path of the environment's python interpreter.
@@ -254,16 +259,16 @@ def upstream_venv(
   venv = project.root / f'.venv-upstream-{project.upstream_version}'
   python = _venv_python(venv)
   marker = venv / _VENV_MARKER
-  if (
-      python.is_file()
-      and marker.is_file()
-      and marker.read_text().strip() == project.upstream_sha256
-  ):
+  pins = _dependency_pins(dependencies_of) if dependencies_of else ''
+  made_for = project.upstream_sha256 + '\n'
+  if pins:
+    made_for += hashlib.sha256(pins.encode()).hexdigest() + '\n'
+  if python.is_file() and marker.is_file() and marker.read_text() == made_for:
     return python
   wheel = upstream_wheel(project)
   print(
-      f'making {venv.name}/ with pristine google-adk'
-      f' {project.upstream_version} (once)',
+      f'making {venv.name}/ with pristine google-adk {project.upstream_version}'
+      + (' and the same other distributions as this one' if pins else ''),
       file=sys.stderr,
   )
   result = subprocess.run(
@@ -272,11 +277,13 @@ def upstream_venv(
       text=True,
   )
   failure = result.stderr if result.returncode else None
-  if failure is None and dependencies_of:
+  if failure is None and pins:
     with tempfile.TemporaryDirectory() as tmp:
-      constraints = pathlib.Path(tmp) / 'constraints.txt'
-      constraints.write_text(_dependency_pins(dependencies_of))
-      failure = _pip_install(python, str(wheel), '-c', str(constraints))
+      pinned = pathlib.Path(tmp) / 'pins.txt'
+      pinned.write_text(pins)
+      failure = _pip_install(python, str(wheel), '-r', str(pinned))
+      if failure is not None:
+        failure = _pip_install(python, str(wheel), '-c', str(pinned))
     if failure is not None:
       failure = _pip_install(python, str(wheel))
   elif failure is None:
@@ -286,7 +293,7 @@ def upstream_venv(
         f'Could not set up pristine google-adk {project.upstream_version}'
         f' in {venv}:\n{failure}'
     )
-  marker.write_text(project.upstream_sha256 + '\n')
+  marker.write_text(made_for)
   return python
 
 

@@ -23,9 +23,11 @@ Run with the fork's interpreter::
 
 The fork is the google.adk this interpreter imports. Upstream is the
 pinned, hash-checked upstream wheel, installed once into
-``.venv-upstream-2.13.0/`` at the top of the repository with the same
-dependency versions as this interpreter (``python -m adkfork upstream-venv``;
-or set ``ADK_UPSTREAM_PYTHON`` to an interpreter that has it). Each round
+``.venv-upstream-2.13.0/`` at the top of the repository beside the same
+distributions, at the same versions, as this interpreter has, and made again
+when those change (``python -m adkfork upstream-venv``; or set
+``ADK_UPSTREAM_PYTHON`` to an interpreter that has it). The report says
+whether the two environments differ in more than google-adk. Each round
 runs ``worker.py`` under both
 interpreters, alternating which goes first (ABBA), and the report gives
 medians across rounds and fork/upstream ratios. Outputs go to
@@ -672,11 +674,11 @@ def _get_contents_lines(summary: dict[str, Any]) -> list[str]:
 
 
 def _full_collection_lines(collections: dict[str, Any]) -> list[str]:
-  """What full garbage collections took of the one-call sizes, if any."""
+  """What full garbage collections took of the largest sizes' calls, if any."""
   if not collections:
     return []
   lines = [
-      'Full collections in one unfiltered call (medians over rounds):',
+      'Full collections per unfiltered call (medians over calls and rounds):',
       (
           f'{"events":>6}  {"upstream":>17} {"fork":>17}'
           f' {"the rest, fork/upstream":>24}'
@@ -901,6 +903,24 @@ def _windows_turn_lines(windows: dict[str, Any]) -> list[str]:
   return lines
 
 
+def _environment_lines(about: dict[str, Any]) -> list[str]:
+  """Whether the two interpreters have the same distributions but google-adk.
+
+  Each side imports what its environment has (google-genai imports aiohttp
+  and Pillow when they are installed), and a process with more modules pays
+  more for every full garbage collection, so a difference is reported.
+  """
+  fork = set(about['fork']['distributions'])
+  upstream = set(about['upstream']['distributions'])
+  if fork == upstream:
+    return [f'both sides: the same {len(fork)} distributions but google-adk']
+  lines = ['WARNING: the two environments differ in more than google-adk:']
+  for side, only in (('fork', fork - upstream), ('upstream', upstream - fork)):
+    if only:
+      lines.append(f'  only the {side} has: {", ".join(sorted(only))}')
+  return lines
+
+
 def _table(
     summary: dict[str, Any],
     settings: dict[str, Any],
@@ -919,6 +939,7 @@ def _table(
           f' time {wall_s:.0f} s; medians across rounds'
       ),
   ]
+  lines += _environment_lines(about)
   if settings['only'] != list(MEASUREMENTS):
     lines.append(f'only: {", ".join(settings["only"])}')
   if 'get_contents' in summary:

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import gc
 import hashlib
 import json
@@ -599,23 +598,42 @@ class _FullCollections:
     gc.callbacks.remove(self._callback)
 
 
-def _time_ms(
-    function: Any, repeats: int, watch: _FullCollections | None = None
-) -> tuple[float, float]:
-  """The median and the fastest of `repeats` timed calls, in milliseconds.
-
-  With `watch`, the full collections the timed calls set off are counted in
-  it (the `gc.collect()` before each is not).
-  """
+def _time_ms(function: Any, repeats: int) -> tuple[float, float]:
+  """The median and the fastest of `repeats` timed calls, in milliseconds."""
   function()
   samples = []
   for _ in range(repeats):
     gc.collect()
-    with watch or contextlib.nullcontext():
+    started = time.perf_counter()
+    function()
+    samples.append((time.perf_counter() - started) * 1_000)
+  return statistics.median(samples), min(samples)
+
+
+def _time_watched(function: Any, repeats: int) -> dict[str, Any]:
+  """`_time_ms`'s figures, and the full collections each call set off.
+
+  The count and the time of those collections are medians over the calls;
+  the `gc.collect()` before each call is not counted.
+  """
+  function()
+  samples, counts, collection_ms = [], [], []
+  for _ in range(repeats):
+    gc.collect()
+    with _FullCollections() as watch:
       started = time.perf_counter()
       function()
       samples.append((time.perf_counter() - started) * 1_000)
-  return statistics.median(samples), min(samples)
+    counts.append(watch.count)
+    collection_ms.append(watch.ms)
+  return {
+      'median_ms': statistics.median(samples),
+      'best_ms': min(samples),
+      'full_collections': {
+          'count': statistics.median(counts),
+          'ms': statistics.median(collection_ms),
+      },
+  }
 
 
 def _digest(contents: list[Any]) -> str:
@@ -626,9 +644,13 @@ def _digest(contents: list[Any]) -> str:
   return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
-_LARGE_HISTORY = 20_000
+_WATCHED_HISTORY = 20_000
+"""From this many events on, the full collections of each `_get_contents` call
+are timed: there the objects a call returns set one off."""
+
+_ONE_CALL_HISTORY = 50_000
 """From this many events on, `_get_contents` is timed once per round: upstream
-takes seconds per call there."""
+takes over five seconds per call there."""
 
 
 def _get_contents_times(
@@ -642,25 +664,16 @@ def _get_contents_times(
     variants = {'unfiltered': {}}
     if supported:
       variants['user_self'] = {'source_filter': SOURCE_FILTER}
+    calls = 1 if size >= _ONE_CALL_HISTORY else repeats
     figures: dict[str, Any] = {}
     for variant, kwargs in variants.items():
       call = lambda: _get_contents(None, history, 'writer', **kwargs)
-      # From _LARGE_HISTORY on, one timed call, and what the collector took
-      # of it.
-      watch = _FullCollections() if size >= _LARGE_HISTORY else None
-      median_ms, best_ms = _time_ms(
-          call, repeats if watch is None else 1, watch
-      )
-      figures[variant] = {
-          'median_ms': median_ms,
-          'best_ms': best_ms,
-          'digest': _digest(call()),
-      }
-      if watch is not None:
-        figures[variant]['full_collections'] = {
-            'count': watch.count,
-            'ms': watch.ms,
-        }
+      if size >= _WATCHED_HISTORY:
+        figures[variant] = _time_watched(call, calls)
+      else:
+        median_ms, best_ms = _time_ms(call, calls)
+        figures[variant] = {'median_ms': median_ms, 'best_ms': best_ms}
+      figures[variant]['digest'] = _digest(call())
     result[str(size)] = figures
   return result
 
@@ -823,6 +836,13 @@ def info() -> dict[str, Any]:
           is not None
       ),
       'pydantic_version': importlib.metadata.version('pydantic'),
+      # What else is installed: the two sides are compared with only
+      # google-adk differing.
+      'distributions': sorted(
+          f'{dist.metadata["Name"]}=={dist.version}'
+          for dist in importlib.metadata.distributions()
+          if dist.metadata['Name'].lower() != 'google-adk'
+      ),
   }
 
 
