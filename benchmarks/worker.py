@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import hashlib
 import json
@@ -600,40 +601,41 @@ class _FullCollections:
 
 def _time_ms(function: Any, repeats: int) -> tuple[float, float]:
   """The median and the fastest of `repeats` timed calls, in milliseconds."""
-  function()
-  samples = []
-  for _ in range(repeats):
-    gc.collect()
-    started = time.perf_counter()
-    function()
-    samples.append((time.perf_counter() - started) * 1_000)
-  return statistics.median(samples), min(samples)
+  timed = _time_calls(function, repeats)
+  return timed['median_ms'], timed['best_ms']
 
 
-def _time_watched(function: Any, repeats: int) -> dict[str, Any]:
-  """`_time_ms`'s figures, and the full collections each call set off.
+def _time_calls(
+    function: Any, repeats: int, *, watch: bool = False
+) -> dict[str, Any]:
+  """The median and the fastest of `repeats` timed calls, in milliseconds.
 
-  The count and the time of those collections are medians over the calls;
-  the `gc.collect()` before each call is not counted.
+  Each call follows a `gc.collect()`, which is not timed. With `watch`, also
+  the full collections each call set off: their count and time, medians over
+  the calls (the callback that times them runs at every collection, so it is
+  left out of the other sizes' calls).
   """
   function()
   samples, counts, collection_ms = [], [], []
   for _ in range(repeats):
     gc.collect()
-    with _FullCollections() as watch:
+    with _FullCollections() if watch else contextlib.nullcontext() as seen:
       started = time.perf_counter()
       function()
       samples.append((time.perf_counter() - started) * 1_000)
-    counts.append(watch.count)
-    collection_ms.append(watch.ms)
-  return {
+    if seen is not None:
+      counts.append(seen.count)
+      collection_ms.append(seen.ms)
+  timed: dict[str, Any] = {
       'median_ms': statistics.median(samples),
       'best_ms': min(samples),
-      'full_collections': {
-          'count': statistics.median(counts),
-          'ms': statistics.median(collection_ms),
-      },
   }
+  if watch:
+    timed['full_collections'] = {
+        'count': statistics.median(counts),
+        'ms': statistics.median(collection_ms),
+    }
+  return timed
 
 
 def _digest(contents: list[Any]) -> str:
@@ -668,11 +670,9 @@ def _get_contents_times(
     figures: dict[str, Any] = {}
     for variant, kwargs in variants.items():
       call = lambda: _get_contents(None, history, 'writer', **kwargs)
-      if size >= _WATCHED_HISTORY:
-        figures[variant] = _time_watched(call, calls)
-      else:
-        median_ms, best_ms = _time_ms(call, calls)
-        figures[variant] = {'median_ms': median_ms, 'best_ms': best_ms}
+      figures[variant] = _time_calls(
+          call, calls, watch=size >= _WATCHED_HISTORY
+      )
       figures[variant]['digest'] = _digest(call())
     result[str(size)] = figures
   return result
@@ -841,7 +841,7 @@ def info() -> dict[str, Any]:
       'distributions': sorted(
           f'{dist.metadata["Name"]}=={dist.version}'
           for dist in importlib.metadata.distributions()
-          if dist.metadata['Name'].lower() != 'google-adk'
+          if (dist.metadata['Name'] or '').lower() != 'google-adk'
       ),
   }
 
