@@ -22,6 +22,7 @@ flag that were constant would fail it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from typing import AsyncGenerator
 from typing import Optional
@@ -647,3 +648,103 @@ async def test_flag_is_set_before_plugins_and_persistence():
     pass
 
   assert recorder.seen == [('draft', False, False), ('final', True, False)]
+
+
+def _flags_by_node(events: list[Event]) -> dict[str, set[bool]]:
+  flags: dict[str, set[bool]] = {}
+  for event in events:
+    if event.content is not None and event.author != 'user':
+      node = event.node_info.name or event.author
+      flags.setdefault(node, set()).add(event.is_user_facing)
+  return flags
+
+
+@pytest.mark.asyncio
+async def test_a_message_node_run_by_a_node_addresses_the_user():
+  async def ask_again(node_input: Any) -> AsyncGenerator[Any, None]:
+    del node_input
+    yield Event(message="Let's try again.")
+
+  retry = FunctionNode(func=ask_again)
+
+  async def check(ctx: Context, node_input: Any) -> str:
+    await ctx.run_node(retry, node_input=node_input)
+    return 'checked'
+
+  root = Workflow(
+      name='identity',
+      edges=[(
+          START,
+          FunctionNode(func=check, rerun_on_resume=True),
+          _agent('answer'),
+      )],
+  )
+
+  events, _ = await _run(root)
+
+  # The retry message is for the user although its parent is internal.
+  assert _flags_by_node(events) == {'ask_again': {True}, 'answer': {True}}
+
+
+@pytest.mark.asyncio
+async def test_a_message_node_inside_a_tool_reports_to_its_caller():
+  class Query(BaseModel):
+    tier: str
+
+  def progress(node_input: dict[str, str]) -> Any:
+    yield Event(message='Checking discount rules...')
+    yield node_input['tier']
+
+  lookup = Workflow(
+      name='lookup',
+      edges=[(START, FunctionNode(func=progress))],
+      input_schema=Query,
+  )
+  caller = _agent(
+      'caller', _call('lookup', tier='vip'), 'caller answers', tools=[lookup]
+  )
+
+  events, _ = await _run(caller)
+
+  assert _flags_by_node(events)['progress'] == {False}
+  assert _flags_by_node(events)['caller'] == {True}
+
+
+class _Topic(BaseModel):
+  title: str
+
+
+@pytest.mark.parametrize(
+    'followed, flags', [(True, {False}), (False, {True})]
+)
+@pytest.mark.asyncio
+async def test_structured_output_is_the_answer_only_when_nothing_reads_it(
+    followed, flags
+):
+  def consume(node_input: dict[str, str]) -> str:
+    return node_input['title'].upper()
+
+  extract = _agent('extract', '{"title": "tulips"}', output_schema=_Topic)
+  edges = [(START, extract, consume)] if followed else [(START, extract)]
+
+  events, _ = await _run(Workflow(name='topics', edges=edges))
+
+  assert _flags_by_author(events)['extract'] == flags
+
+
+@pytest.mark.asyncio
+async def test_an_event_that_is_the_runs_output_is_never_internal():
+  shapes = [
+      Workflow(name='a', edges=[(START, _agent('one'), _agent('two'))]),
+      Workflow(
+          name='b',
+          edges=[(START, _agent('extract', '{"title": "x"}',
+                                output_schema=_Topic))],
+      ),
+  ]
+  for root in shapes:
+    events, session = await _run(root)
+    for event in [*events, *session.events]:
+      output_for = event.node_info.output_for or ()
+      if any(re.sub('@[^/]*', '', path) == root.name for path in output_for):
+        assert event.is_user_facing, event

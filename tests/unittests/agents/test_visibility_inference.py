@@ -40,6 +40,7 @@ from google.adk.tools.exit_loop_tool import exit_loop
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.genai import types
+from pydantic import BaseModel
 from pydantic import Field
 from pydantic import ValidationError
 import pytest
@@ -236,7 +237,7 @@ async def test_workflow_chain_only_terminal_node_is_user_facing():
 
 
 @pytest.mark.asyncio
-async def test_workflow_review_loop_answers_with_its_last_agent():
+async def test_workflow_review_loop_answers_with_the_writer_not_the_verdict():
   passes = []
 
   def route(node_input: Any) -> Event:
@@ -254,9 +255,10 @@ async def test_workflow_review_loop_answers_with_its_last_agent():
 
   events, session = await _run(workflow)
 
-  # The route ends the loop when no route matches: the reviewer is the last
-  # agent the user can hear, on every pass.
-  expected = {'writer': {False}, 'reviewer': {True}}
+  # The route reads the reviewer's verdict, so the verdict is data; the loop
+  # ends when no route matches, right after the writer's last draft, which
+  # is then the last thing the user can hear.
+  expected = {'writer': {True}, 'reviewer': {False}}
   assert len(passes) == 2
   assert _flags_by_author(events) == expected
   assert _flags_by_author(session.events) == expected
@@ -279,6 +281,103 @@ async def test_workflow_route_that_always_continues_covers_its_input():
   events, _ = await _run(workflow)
 
   assert _flags_by_author(events) == {'classifier': {False}, 'booker': {True}}
+
+
+def _flags_by_node(events: list[Event]) -> dict[str, set[bool]]:
+  """Like ``_flags_by_author``, keyed by node: function nodes' events are
+  authored by their workflow."""
+  flags: dict[str, set[bool]] = {}
+  for event in events:
+    if event.content is not None and event.author != 'user':
+      node = event.node_info.name or event.author
+      flags.setdefault(node, set()).add(event.is_user_facing)
+  return flags
+
+
+class _Grade(BaseModel):
+  grade: str
+
+
+@pytest.mark.asyncio
+async def test_workflow_structured_output_is_data_for_the_next_node():
+  passes = []
+
+  def route(node_input: dict[str, str]) -> Event:
+    passes.append(node_input['grade'])
+    return Event(route='retry' if node_input['grade'] == 'bad' else 'done')
+
+  generate = _agent('generate', 'first headline', 'second headline')
+  grade = _agent(
+      'grade', '{"grade": "bad"}', '{"grade": "good"}', output_schema=_Grade
+  )
+  workflow = Workflow(
+      name='headlines',
+      edges=[(START, generate, grade, route), (route, {'retry': generate})],
+  )
+
+  events, session = await _run(workflow)
+
+  # The grade is read by the route: the headlines are what the user hears.
+  assert passes == ['bad', 'good']
+  expected = {'generate': {True}, 'grade': {False}}
+  assert _flags_by_author(events) == expected
+  assert _flags_by_author(session.events) == expected
+
+
+@pytest.mark.asyncio
+async def test_workflow_list_a_fan_out_reads_is_data():
+  planner = _agent('planner', '["tulips", "roses"]')
+  workflow = Workflow(
+      name='topics',
+      edges=[(START, planner, _agent('explainer', parallel_worker=True))],
+  )
+
+  events, _ = await _run(workflow)
+
+  assert _flags_by_author(events) == {'planner': {False}, 'explainer': {True}}
+
+
+@pytest.mark.asyncio
+async def test_workflow_function_node_messages_address_the_user():
+  def greet(node_input: Any) -> Any:
+    yield Event(message='Welcome!')
+    yield 'go'
+
+  def route(node_input: Any) -> Event:
+    del node_input
+    return Event(route='other')
+
+  def refuse(node_input: Any) -> Any:
+    del node_input
+    yield Event(message='Sorry, I only answer questions.')
+
+  workflow = Workflow(
+      name='support',
+      edges=[
+          (START, greet, _agent('classifier', 'other'), route),
+          (route, {'question': _agent('answerer'), 'other': refuse}),
+      ],
+  )
+
+  events, session = await _run(workflow)
+
+  # Each branch ends in something that speaks, so the label is internal; a
+  # function node's message is for the user although an agent follows it.
+  expected = {'greet': {True}, 'classifier': {False}, 'refuse': {True}}
+  assert _flags_by_node(events) == expected
+  assert _flags_by_node(session.events) == expected
+
+
+@pytest.mark.asyncio
+async def test_workflow_task_agent_converses_with_the_user():
+  intake = _agent('intake', 'Which date do you travel?', mode='task')
+  workflow = Workflow(
+      name='booking', edges=[(START, intake, _agent('summary'))]
+  )
+
+  events, _ = await _run(workflow)
+
+  assert _flags_by_author(events) == {'intake': {True}}
 
 
 @pytest.mark.asyncio

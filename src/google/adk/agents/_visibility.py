@@ -22,12 +22,26 @@ user-facing or internal with a dictionary lookup instead of a walk over the
 tree. Building it per invocation rather than once per tree keeps it right for
 a tree changed between runs.
 
+What reaches a person is speech, not data:
+
+* **Speech** is what an agent says in text, a function node's message
+  (``Event(message=...)``, a ``types.Content``), a ``RequestInput`` and a
+  task-mode agent's conversation. A node that runs one speaker for each item
+  (``parallel_worker``) speaks as that speaker does.
+* **Data** is what code reads: a node's return value, a route, a join, and
+  an agent's structured output (``output_schema``, which upstream already
+  keeps out of ``message_as_output``), or its text when every node after it
+  is code that reads it (a function node choosing a route, a worker fanning
+  out over a list).
+
 Inference, from the root down, follows one rule: an agent is internal only
-when, on every path from it to the end of the run, another agent still speaks
-to the user; otherwise it may say the last thing the user hears. An agent
-that is not internal "speaks"; so does a composite or workflow in which such
-an agent runs on every path. Function nodes, joins and routes compute values
-and do not speak. So inference alone never leaves a run without an answer:
+when, on every path from it to the end of the run, something still speaks to
+the user; otherwise it may say the last thing the user hears. Data that
+another node reads is internal; data nothing reads after it is the run's
+output (its ``node_info.output_for`` reaches the root) and is not. Speech
+addressed to the user by construction (function-node messages, input
+requests, task-mode agents) is user-facing wherever it sits. So inference
+alone never leaves a run without an answer:
 
 * The root is ``'user'`` unless it sets ``visibility`` itself.
 * ``SequentialAgent``: a sub-agent is internal when a later one speaks, so
@@ -55,13 +69,18 @@ and do not speak. So inference alone never leaves a run without an answer:
 An explicit ``visibility`` on an agent or node (a workflow, a function node,
 a join) applies to its whole subtree, except descendants that set their own.
 It does not cross into agents and nodes run as tools: those report to their
-caller whatever the caller's audience is.
+caller whatever the caller's audience is, speech addressed to the user
+included.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import functools
+import inspect
 import logging
+import textwrap
 from typing import Any
 from typing import Final
 from typing import Iterator
@@ -91,6 +110,13 @@ _INDEX_METADATA_KEY: Final = '_adk_visibility_index'
 _MAX_MEMOIZED_PATHS: Final = 4096
 _START_NAME: Final = '__START__'
 _EXIT_LOOP_TOOL_NAME: Final = 'exit_loop'
+# Calls that build something a function node says to the user rather than
+# returns to the next node: ``Event(message=...)`` or ``Event(content=...)``,
+# a ``Content``, or a request for the user's input.
+_MESSAGE_TYPES: Final = frozenset(
+    {'Content', 'ModelContent', 'UserContent', 'RequestInput'}
+)
+_MESSAGE_EVENT_FIELDS: Final = frozenset({'message', 'content'})
 
 
 def validate_visibility(value: Any, *, owner: str) -> Any:
@@ -133,8 +159,9 @@ class VisibilityIndex:
   """Static path of each agent, to anchor event paths that start below the
   root."""
   forced_paths: set[str] = dataclasses.field(default_factory=set)
-  """Static paths whose visibility was set explicitly, on the node or on an
-  ancestor, rather than inferred."""
+  """Static paths whose visibility was not inferred from what follows them:
+  set explicitly, on the node or on an ancestor, or inside an agent or node
+  run as a tool, which reports to its caller."""
   _event_paths: dict[tuple[str, str], Visibility] = dataclasses.field(
       default_factory=dict
   )
@@ -190,7 +217,25 @@ class VisibilityIndex:
       if len(self._event_paths) >= _MAX_MEMOIZED_PATHS:
         self._event_paths.clear()
       self._event_paths[key] = visibility
+    if visibility == INTERNAL and self._is_run_output(event):
+      return USER
     return visibility
+
+  def _is_run_output(self, event: Event) -> bool:
+    """Whether the event carries the root's own output, not set internal.
+
+    The workflow runtime lists in ``node_info.output_for`` every node whose
+    output the event is; when that reaches the root, the event is what the
+    run produced, and only an explicit ``visibility`` may hide it.
+    """
+    output_for = event.node_info.output_for
+    if not output_for or not any(
+        _NodePathBuilder.from_string(path).static_path == self.root_name
+        for path in output_for
+    ):
+      return False
+    placement = self.static_placement(event.node_info.path)
+    return placement is None or not placement[1]
 
   def _visibility_from_path(self, path: str, author: str) -> Visibility:
     segments = _NodePathBuilder.from_string(path).static_path.split('/')
@@ -372,6 +417,8 @@ class _Inference:
       path: str,
       covered: bool,
       forced: Visibility | None,
+      read_as_data: bool = False,
+      in_tool: bool = False,
   ) -> None:
     """Records the visibility of ``node`` and recurses into what it runs.
 
@@ -381,29 +428,39 @@ class _Inference:
       covered: Whether what runs after ``node`` always speaks to the user.
       forced: The explicit value of its nearest ancestor that set one, which
         overrides inference for the whole subtree.
+      read_as_data: Whether what runs after ``node`` reads its reply as data.
+      in_tool: Whether ``node`` runs inside an agent or node run as a tool.
     """
     if id(node) in self._visited:
       return
     self._visited.add(id(node))
     forced = _explicit_visibility(node) or forced
-    effective = forced or (INTERNAL if covered else USER)
-    self._index._record(node, path, effective, forced is not None)
-    for child, segment, child_covered, runs_as_tool in self._children(
-        node, covered
+    if forced is not None:
+      effective = forced
+    elif addresses_user(node) and not in_tool:
+      effective = USER
+    else:
+      effective = INTERNAL if covered or read_as_data else USER
+    self._index._record(node, path, effective, forced is not None or in_tool)
+    for child, segment, child_covered, runs_as_tool, child_data in (
+        self._children(node, covered)
     ):
       self.assign(
           child,
           path=f'{path}/{segment}',
           covered=child_covered or effective == INTERNAL,
           forced=None if runs_as_tool else forced,
+          read_as_data=child_data,
+          in_tool=in_tool or runs_as_tool,
       )
 
   def speaks(self, node: Any) -> bool:
     """Whether every run of ``node`` says something the user is meant to see.
 
     An agent that is not internal either speaks to the user or is followed by
-    something that does, so it covers everything before it. Function nodes,
-    joins and routes compute rather than speak.
+    something that does, so it covers everything before it. Agents whose
+    output is structured data, and function nodes, joins and routes that
+    build no message, compute rather than speak.
     """
     key = id(node)
     if key not in self._speaks:
@@ -433,17 +490,19 @@ class _Inference:
     if isinstance(node, (SequentialAgent, ParallelAgent)):
       return any(self.speaks(sub_agent) for sub_agent in _sub_agents(node))
     if isinstance(node, BaseAgent):
-      return True
+      return not _returns_data(node)
     if isinstance(node, Workflow):
-      return self._graph_coverage(node, exit_covered=False).get(
-          _START_NAME, False
-      )
-    return False
+      coverage, _ = self._graph_coverage(node, exit_covered=False)
+      return coverage.get(_START_NAME, False)
+    if _builds_messages(node):
+      return True
+    # A node that wraps another (a parallel worker) speaks as what it runs.
+    return any(self.speaks(child) for child in _static_children(node))
 
   def _children(
       self, node: BaseNode, covered: bool
-  ) -> Iterator[tuple[BaseNode, str, bool, bool]]:
-    """Yields ``(child, path segment, continuation covered, runs as tool)``."""
+  ) -> Iterator[tuple[BaseNode, str, bool, bool, bool]]:
+    """Yields ``(child, segment, covered, runs as tool, read as data)``."""
     from ..workflow._workflow import Workflow
     from .base_agent import BaseAgent
     from .llm_agent import LlmAgent
@@ -454,8 +513,9 @@ class _Inference:
       sub_agents = _sub_agents(node)
       after = covered
       placed = []
-      for sub_agent in reversed(sub_agents):
-        placed.append((sub_agent, sub_agent.name, after, False))
+      for position, sub_agent in enumerate(reversed(sub_agents)):
+        read_as_data = position > 0 and _returns_data(sub_agent)
+        placed.append((sub_agent, sub_agent.name, after, False, read_as_data))
         after = after or self.speaks(sub_agent)
       yield from reversed(placed)
     elif isinstance(node, LoopAgent):
@@ -466,18 +526,19 @@ class _Inference:
       # ParallelAgent branches run side by side, none after another; agents
       # this module has no rule for are not assumed to hide anything.
       for sub_agent in _sub_agents(node):
-        yield sub_agent, sub_agent.name, covered, False
+        yield sub_agent, sub_agent.name, covered, False, False
     elif isinstance(node, Workflow):
-      coverage = self._graph_coverage(node, exit_covered=covered)
+      coverage, data = self._graph_coverage(node, exit_covered=covered)
       for child in node._iter_static_children():
-        yield child, child.name, coverage.get(child.name, covered), False
+        child_covered = coverage.get(child.name, covered)
+        yield child, child.name, child_covered, False, child.name in data
     else:
-      for child in node._iter_static_children():
-        yield child, child.name, covered, False
+      for child in _static_children(node):
+        yield child, child.name, covered, False, False
 
   def _loop_children(
       self, loop: Any, covered: bool
-  ) -> Iterator[tuple[BaseNode, str, bool, bool]]:
+  ) -> Iterator[tuple[BaseNode, str, bool, bool, bool]]:
     # The loop can end after its last sub-agent (max_iterations) and after
     # any sub-agent that can end it early; every other sub-agent is followed
     # by the next one.
@@ -486,26 +547,31 @@ class _Inference:
     for sub_agent in reversed(_sub_agents(loop)):
       if next_covered is None:
         after = covered
+        read_as_data = False
       else:
         after = next_covered and (covered or not _can_end_loop(sub_agent))
-      placed.append((sub_agent, sub_agent.name, after, False))
+        read_as_data = _returns_data(sub_agent)
+      placed.append((sub_agent, sub_agent.name, after, False, read_as_data))
       next_covered = self.speaks(sub_agent) or after
     yield from reversed(placed)
 
   def _graph_coverage(
       self, workflow: Any, *, exit_covered: bool
-  ) -> dict[str, bool]:
-    """Maps each node of a workflow graph to whether its continuation is covered.
+  ) -> tuple[dict[str, bool], set[str]]:
+    """Places each node of a workflow graph against what runs after it.
 
-    The least fixed point over the graph: a node is covered when one of its
-    unconditional successors speaks or is covered, or when every route it can
-    take leads to one that is. A node whose routes all lead back into a loop
-    through itself is where that loop ends, and so is a node without outgoing
-    edges: there the workflow's own continuation decides.
+    Returns whether each node's continuation is covered, and which nodes'
+    replies the nodes after them read as data.
+
+    Coverage is the least fixed point over the graph: a node is covered when
+    one of its unconditional successors speaks or is covered, or when every
+    route it can take leads to one that is. A node whose routes all lead back
+    into a loop through itself is where that loop ends, and so is a node
+    without outgoing edges: there the workflow's own continuation decides.
     """
     graph = workflow.graph
     if graph is None:
-      return {}
+      return {}, set()
     outgoing: dict[str, list[Any]] = {}
     nodes: dict[str, Any] = {}
     for edge in graph.edges:
@@ -513,10 +579,15 @@ class _Inference:
       nodes[edge.from_node.name] = edge.from_node
       nodes[edge.to_node.name] = edge.to_node
     reachable = _reachability(outgoing)
+    data = {
+        name
+        for name, edges in outgoing.items()
+        if _read_as_data(nodes[name], edges, outgoing)
+    }
     coverage = dict.fromkeys(nodes, False)
 
     def through(name: str) -> bool:
-      return self.speaks(nodes[name]) or coverage[name]
+      return (self.speaks(nodes[name]) and name not in data) or coverage[name]
 
     changed = True
     while changed:
@@ -529,7 +600,7 @@ class _Inference:
         if value and not coverage[name]:
           coverage[name] = True
           changed = True
-    return coverage
+    return coverage, data
 
 
 def child_nodes(node: BaseNode) -> Iterator[BaseNode]:
@@ -591,6 +662,112 @@ def _is_default_route(route: Any) -> bool:
   return DEFAULT_ROUTE in routes
 
 
+def addresses_user(node: Any) -> bool:
+  """Whether a node's speech is addressed to the user wherever it sits.
+
+  A function node's message and a request for input are written for the user,
+  and a task-mode agent converses with the user until its task is done, so
+  none of them is anyone's intermediate step.
+  """
+  from ..utils._agent_mode import AgentMode
+  from .llm_agent import LlmAgent
+
+  if isinstance(node, LlmAgent):
+    return node.mode == AgentMode.TASK
+  return _builds_messages(node)
+
+
+def is_speaker(node: Any) -> bool:
+  """Whether a node itself says something to read, as inference counts it.
+
+  An agent that replies in text (not a composite, which speaks through its
+  sub-agents, nor an agent whose output is structured data), or a function
+  node that builds messages.
+  """
+  from .base_agent import BaseAgent
+  from .loop_agent import LoopAgent
+  from .parallel_agent import ParallelAgent
+  from .sequential_agent import SequentialAgent
+
+  if isinstance(node, BaseAgent):
+    return not isinstance(
+        node, (SequentialAgent, ParallelAgent, LoopAgent)
+    ) and not _returns_data(node)
+  return _builds_messages(node)
+
+
+def _returns_data(agent: Any) -> bool:
+  """Whether an agent's output is structured data for code to read."""
+  from .llm_agent import LlmAgent
+
+  return isinstance(agent, LlmAgent) and agent.output_schema is not None
+
+
+def _read_as_data(
+    node: Any, edges: list[Any], outgoing: dict[str, list[Any]]
+) -> bool:
+  """Whether the nodes after a workflow node read its reply as data.
+
+  Structured output is data wherever another node follows it. An agent's text
+  is data when every node after it is code that reads it: a function node
+  choosing a route from it, or a worker fanning out over it.
+  """
+  from ..workflow._function_node import FunctionNode
+  from ..workflow._parallel_worker import _ParallelWorker
+  from .base_agent import BaseAgent
+
+  if _returns_data(node):
+    return True
+  if not isinstance(node, BaseAgent):
+    return False
+  for edge in edges:
+    target = edge.to_node
+    chooses_route = isinstance(target, FunctionNode) and any(
+        e.route is not None for e in outgoing.get(target.name, ())
+    )
+    if not (chooses_route or isinstance(target, _ParallelWorker)):
+      return False
+  return True
+
+
+def _builds_messages(node: Any) -> bool:
+  """Whether a function node's code builds a message for the user."""
+  from ..workflow._function_node import FunctionNode
+
+  if not isinstance(node, FunctionNode):
+    return False
+  func = getattr(node, '_unwrapped_func', None) or getattr(node, '_func', None)
+  code = getattr(getattr(func, '__func__', func), '__code__', None)
+  return code is not None and _code_builds_messages(code)
+
+
+@functools.lru_cache(maxsize=256)
+def _code_builds_messages(code: Any) -> bool:
+  # Read once per function: the index is built per invocation.
+  try:
+    tree = ast.parse(textwrap.dedent(inspect.getsource(code)))
+  except (OSError, TypeError, SyntaxError):
+    return False
+  for call in ast.walk(tree):
+    if not isinstance(call, ast.Call):
+      continue
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else None
+    if isinstance(func, ast.Name):
+      name = func.id
+    if name in _MESSAGE_TYPES or (
+        name == 'Event'
+        and any(k.arg in _MESSAGE_EVENT_FIELDS for k in call.keywords)
+    ):
+      return True
+  return False
+
+
+def _static_children(node: Any) -> list[Any]:
+  iter_children = getattr(node, '_iter_static_children', None)
+  return list(iter_children()) if callable(iter_children) else []
+
+
 def _can_end_loop(agent: Any) -> bool:
   """Whether an agent carries upstream's ``exit_loop`` tool."""
   for tool in getattr(agent, 'tools', None) or ():
@@ -602,7 +779,7 @@ def _can_end_loop(agent: Any) -> bool:
 
 def _llm_agent_children(
     agent: Any, covered: bool
-) -> Iterator[tuple[BaseNode, str, bool, bool]]:
+) -> Iterator[tuple[BaseNode, str, bool, bool, bool]]:
   from ..tools._node_tool import NodeTool
   from ..tools.agent_tool import AgentTool
   from ..utils._agent_mode import AgentMode
@@ -613,17 +790,17 @@ def _llm_agent_children(
   for sub_agent in _sub_agents(agent):
     sub_agent_ids.add(id(sub_agent))
     if getattr(sub_agent, 'mode', None) == AgentMode.SINGLE_TURN:
-      yield sub_agent, sub_agent.name, True, True
+      yield sub_agent, sub_agent.name, True, True, False
     else:
       # Reached by transfer, it answers in the agent's place.
-      yield sub_agent, sub_agent.name, covered, False
+      yield sub_agent, sub_agent.name, covered, False, False
   for tool in getattr(agent, 'tools', None) or ():
     # Sub-agents in single-turn or task mode also appear here as tools; they
     # were placed above.
     if isinstance(tool, AgentTool):
       if id(tool.agent) not in sub_agent_ids:
-        yield tool.agent, tool.name, True, True
+        yield tool.agent, tool.name, True, True, False
     elif isinstance(tool, NodeTool):
-      yield tool.node, tool.name, True, True
+      yield tool.node, tool.name, True, True, False
     elif isinstance(tool, BaseNode) and not isinstance(tool, BaseAgent):
-      yield tool, tool.name, True, True
+      yield tool, tool.name, True, True, False

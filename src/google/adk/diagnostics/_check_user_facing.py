@@ -35,7 +35,7 @@ CODES = (NO_USER_FACING_AGENT,)
 
 def check(root: BaseNode) -> Iterator[Diagnostic]:
   """Reports the root when none of the agents that reply is user-facing."""
-  speakers = [node for node in walk(root) if _speaks(node)]
+  speakers = [node for node in walk(root) if _visibility.is_speaker(node)]
   if not speakers:
     return
   index = _visibility.visibility_index(root)
@@ -61,14 +61,3 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
       ' should hear.',
   )
 
-
-def _speaks(node: BaseNode) -> bool:
-  """Whether the node is an agent that replies, as the inference counts it."""
-  from ..agents.base_agent import BaseAgent
-  from ..agents.loop_agent import LoopAgent
-  from ..agents.parallel_agent import ParallelAgent
-  from ..agents.sequential_agent import SequentialAgent
-
-  return isinstance(node, BaseAgent) and not isinstance(
-      node, (SequentialAgent, ParallelAgent, LoopAgent)
-  )

@@ -21,9 +21,11 @@ runtime already records it: ``ctx.run_node(child, use_as_output=True)`` makes
 the child's output its parent's output (``node_info.output_for`` then lists
 the parent), while a child run without it produces a value its parent
 consumes. So a dynamic child of a user-facing node speaks to the user only
-when its output is its parent's output; every other dynamic child works for
-its parent and is internal. An explicit ``visibility`` on the child, or one
-set on an ancestor, wins as it does for static nodes.
+when its output is its parent's output, or when what it says is addressed to
+the user wherever it runs (a function node's message, a task-mode agent);
+every other dynamic child works for its parent and is internal. An explicit
+``visibility`` on the child, or one set on an ancestor, wins as it does for
+static nodes.
 
 The decision is made when the node's events are enriched, where the node's
 context still says whether its output was claimed; the Runner later keeps a
@@ -78,7 +80,11 @@ def _placement(index: _visibility.VisibilityIndex, ctx: Context) -> _Placement:
   if parent is None:
     return _visibility.USER, False
   parent_visibility, parent_forced = _placement(index, parent)
-  if parent_forced or parent_visibility == _visibility.INTERNAL:
+  if parent_forced:
     return parent_visibility, parent_forced
+  if _visibility.addresses_user(ctx._node):
+    return _visibility.USER, False
+  if parent_visibility == _visibility.INTERNAL:
+    return parent_visibility, False
   claimed = ctx._output_for_ancestors[:1] == [parent.node_path]
   return (_visibility.USER if claimed else _visibility.INTERNAL), False
