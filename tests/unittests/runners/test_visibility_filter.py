@@ -38,6 +38,8 @@ from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
 from google.adk.sessions.session import Session
 from google.adk.tools.agent_tool import AgentTool
+from google.adk.tools.exit_loop_tool import exit_loop
+from google.adk.workflow import FunctionNode
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.genai import types
@@ -392,5 +394,67 @@ async def test_a_run_without_a_user_facing_answer_shows_its_last_one():
   assert _SECRET not in _received_text(events)
   stored_booker = [e for e in session.events if e.author == 'booker']
   assert [e.is_user_facing for e in stored_booker] == [False]
+  reloaded = [e for e in user_view(session.events) if e.author != 'user']
+  assert [e.model_dump() for e in reloaded] == [e.model_dump() for e in events]
+
+
+@pytest.mark.asyncio
+async def test_a_silent_refiner_answers_with_the_draft_not_the_verdict():
+  exit_call = types.FunctionCall(name='exit_loop', args={})
+  refinement = SequentialAgent(
+      name='writing',
+      sub_agents=[
+          _agent('drafter', _PUBLIC, output_key='document'),
+          LoopAgent(
+              name='refine',
+              max_iterations=3,
+              sub_agents=[
+                  _agent('critic', f'approved {_SECRET}', output_key='review'),
+                  _agent(
+                      'refiner',
+                      exit_call,
+                      'done',
+                      tools=[exit_loop],
+                      output_key='document',
+                  ),
+              ],
+          ),
+      ],
+  )
+
+  events, session, _ = await _run(
+      refinement, RunConfig(visibility_mode='filter')
+  )
+
+  # The critic approved the first draft and the refiner only ended the loop:
+  # the draft, which the refiner's output_key names, is the answer.
+  assert _final_texts(events)[-1] == _PUBLIC
+  assert _SECRET not in _received_text(events)
+  reloaded = [e for e in user_view(session.events) if e.author != 'user']
+  assert [e.model_dump() for e in reloaded] == [e.model_dump() for e in events]
+
+
+@pytest.mark.asyncio
+async def test_a_node_output_answers_so_no_verdict_follows_it():
+  generator = _agent('generator', _PUBLIC)
+  grader = _agent('grader', f'{{"grade": "{_SECRET}"}}')
+
+  async def orchestrate(ctx: Any, node_input: Any) -> AsyncGenerator[Any, None]:
+    draft = await ctx.run_node(generator, node_input=node_input)
+    await ctx.run_node(grader, node_input=draft)
+    yield draft
+
+  workflow = Workflow(
+      name='headline',
+      edges=[(START, FunctionNode(func=orchestrate, rerun_on_resume=True))],
+  )
+
+  events, session, _ = await _run(workflow, RunConfig(visibility_mode='filter'))
+
+  # The workflow's output is the generator's text; the grader's reply is a
+  # value the function consumed and never follows it.
+  outputs = [e.output for e in events if e.is_final_response()]
+  assert outputs == [_PUBLIC]
+  assert _SECRET not in _received_text(events)
   reloaded = [e for e in user_view(session.events) if e.author != 'user']
   assert [e.model_dump() for e in reloaded] == [e.model_dump() for e in events]

@@ -34,9 +34,12 @@ that reloads a conversation sees what it saw live.
 * An event left with nothing to say (no progress, no actions) is dropped.
 * Error events always pass, with their error code and message.
 * The user is never left without an answer: an invocation that ends with no
-  user-facing answer (a final response with text or media) shows its last
-  internal answer after all, as it is and as a final response, after the
-  invocation's other events.
+  user-facing answer (a final response with text or media, or a node's
+  output) shows an internal answer after all, as it is and as a final
+  response, after the invocation's other events. It is the latest reply that
+  stands for a user-facing agent's answer (``_standing_answers``), else the
+  latest reply in words, else the latest structured one: a verdict or a label
+  is shown only when nothing else was said.
 
 Tool traffic is shown at the level its tool has (``BaseTool.visibility``,
 ``LlmAgent.tool_visibility``): ``'full'``, ``'minimal'`` (name and call id) or
@@ -62,6 +65,7 @@ from typing import TYPE_CHECKING
 
 from google.genai import types
 
+from . import _standing_answers
 from . import _state_view
 from ..tools._tool_visibility import FULL
 from ..tools._tool_visibility import HIDDEN
@@ -173,18 +177,20 @@ class _UserView:
 
   An invocation whose answers all came from internal agents would leave the
   user with nothing to read: a loop whose last word is an internal agent's,
-  every agent marked internal, a workflow whose output no agent said. So when
-  an invocation ends without a user-facing answer, its last internal answer
-  is shown after all, in full and as a final response. The same rule applies
-  live and to stored events, which is why it is decided here and not by the
-  Runner.
+  every agent marked internal, a refiner that ended its loop without a word.
+  So when an invocation ends without a user-facing answer, an internal answer
+  is shown after all, in full and as a final response: the latest that stands
+  for a user-facing agent's answer, else the latest in words, else the latest
+  structured output. The same rule applies live and to stored events, which
+  is why it is decided here and not by the Runner.
   """
 
   def __init__(self, client_state_keys: frozenset[str]) -> None:
     self._client_state_keys = client_state_keys
     self._invocation_id: Optional[str] = None
     self._answered = False
-    self._last_internal_answer: Optional[Event] = None
+    # The latest internal answer of each kind, in the order they are chosen.
+    self._candidates: list[Optional[Event]] = [None, None, None]
 
   def add(self, event: Event) -> list[Event]:
     """Returns what the user sees for the next event, in order."""
@@ -200,23 +206,37 @@ class _UserView:
       ):
         self._answered = True
     if not event.is_user_facing and _is_answer(event):
-      self._last_internal_answer = event
+      self._candidates[_fallback_rank(event)] = event
     return shown
 
   def finish(self) -> list[Event]:
     """Ends the current invocation; returns its fallback answer, if any."""
-    fallback = self._last_internal_answer
+    fallback = next((e for e in self._candidates if e is not None), None)
     answered = self._answered
     self._answered = False
-    self._last_internal_answer = None
+    self._candidates = [None, None, None]
     if answered or fallback is None:
       return []
     return [fallback.model_copy(update={'visibility': None})]
 
 
+def _fallback_rank(event: Event) -> int:
+  """Orders internal answers as fallback candidates, the first preferred."""
+  if _standing_answers.stands_for_answer(event):
+    return 0
+  if event.output is not None and not event.node_info.message_as_output:
+    # Structured output: data another node read.
+    return 2
+  return 1
+
+
 def _leaves_user_something(event: Event) -> bool:
   """Whether a shown event answers the user or asks them to act."""
-  return _is_answer(event) or bool(event.long_running_tool_ids)
+  return (
+      _is_answer(event)
+      or bool(event.long_running_tool_ids)
+      or (event.output is not None and event.is_final_response())
+  )
 
 
 def _is_answer(event: Event) -> bool:
