@@ -20,10 +20,12 @@ from typing import Any
 
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.agents.loop_agent import LoopAgent
+from google.adk.agents.sequential_agent import SequentialAgent
 from google.adk.diagnostics import check_agent_tree
 from google.adk.diagnostics import Diagnostic
 from google.adk.diagnostics import Severity
 from google.adk.events.event import Event
+from google.adk.tools.exit_loop_tool import exit_loop
 from google.adk.workflow import JoinNode
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
@@ -195,7 +197,8 @@ def test_the_agent_before_a_workflow_loop_ends_is_named():
 
   [found] = _found(flow, 'ADK-D107')
 
-  assert found.agent == 'reviewer'
+  # The route reads the reviewer's verdict: the writer's draft is the answer.
+  assert found.agent == 'writer'
   assert 'a node on the route that leaves the loop' in found.hint
 
 
@@ -218,3 +221,29 @@ def test_an_answer_chosen_explicitly_or_a_presenter_is_quiet():
 
   assert _found(chosen, 'ADK-D107') == []
   assert _found(presented, 'ADK-D107') == []
+
+
+def test_a_loop_that_can_end_on_a_verdict_warns_until_the_draft_stands_in():
+  def refinement(drafter_key: str | None) -> SequentialAgent:
+    return SequentialAgent(
+        name='writing',
+        sub_agents=[
+            _agent('drafter', output_key=drafter_key),
+            LoopAgent(
+                name='refine',
+                sub_agents=[
+                    _agent('critic', output_key='review'),
+                    _agent(
+                        'refiner', output_key='document', tools=[exit_loop]
+                    ),
+                ],
+            ),
+        ],
+    )
+
+  [found] = _found(refinement('draft'), 'ADK-D111')
+
+  assert (found.severity, found.agent) == (Severity.WARNING, 'refiner')
+  assert 'the verdict' in found.message
+  assert "output_key='current_document' on both" in found.hint
+  assert _found(refinement('document'), 'ADK-D111') == []
