@@ -21,14 +21,22 @@ meaningful next to the check that the user-facing words are present.
 
 from __future__ import annotations
 
+from typing import Any
+
 from _pr_tests import visibility_filter
 from google.adk.agents.loop_agent import LoopAgent
 from google.adk.agents.run_config import RunConfig
 from google.adk.agents.sequential_agent import SequentialAgent
+from google.adk.apps.app import App
+from google.adk.apps.app import ResumabilityConfig
+from google.adk.events.event import Event
+from google.adk.events.user_view import user_view
 from google.adk.runners import InMemoryRunner
 from google.adk.tools.function_tool import FunctionTool
 from google.adk.tools.long_running_tool import LongRunningFunctionTool
 from google.adk.tools.tool_context import ToolContext
+from google.adk.workflow import START
+from google.adk.workflow import Workflow
 from google.genai import types
 import pytest
 
@@ -223,3 +231,128 @@ async def test_a_user_facing_answer_needs_no_fallback():
 
   assert _final_texts(events) == [_PUBLIC]
   assert sum(e.author == 'booker' for e in events) == 1
+
+
+async def _run_resumable(root: Any, run_config: RunConfig) -> tuple[Any, Any]:
+  """Runs ``root`` in a resumable app, where workflows write checkpoints."""
+  app = App(
+      name='filter_app',
+      root_agent=root,
+      resumability_config=ResumabilityConfig(is_resumable=True),
+  )
+  runner = InMemoryRunner(app=app)
+  session = await runner.session_service.create_session(
+      app_name='filter_app', user_id=_USER_ID
+  )
+  events = [
+      event
+      async for event in runner.run_async(
+          user_id=_USER_ID,
+          session_id=session.id,
+          new_message=types.UserContent(parts=[types.Part(text='book a trip')]),
+          run_config=run_config,
+      )
+  ]
+  stored = await runner.session_service.get_session(
+      app_name='filter_app', user_id=_USER_ID, session_id=session.id
+  )
+  return events, stored
+
+
+def _desk_with_workflow_tool(shape: str, **kwargs: Any) -> Any:
+  """A user-facing desk calling a Workflow as a tool (wrapped by NodeTool)."""
+  research = Workflow(
+      name='research',
+      edges=[(START, _agent('researcher', f'found {_SECRET}'))],
+      input_schema=str,
+  )
+  desk = _agent(
+      'desk',
+      types.FunctionCall(name='research', args={'request': 'Oslo'}),
+      _PUBLIC,
+      tools=[research],
+      **kwargs,
+  )
+  if shape == 'workflow':
+    return Workflow(name='desk_flow', edges=[(START, desk)])
+  return desk
+
+
+def _from_tool(events: list[Event]) -> list[Event]:
+  return [e for e in events if e.author in ('research', 'researcher')]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize('shape', ['agent', 'workflow'])
+async def test_a_workflow_tools_checkpoints_send_nothing_empty(shape):
+  events, stored = await _run_resumable(
+      _desk_with_workflow_tool(shape), RunConfig(visibility_mode='filter')
+  )
+
+  # The workflow's checkpoints (agent_state, end_of_agent) are stored...
+  assert any(e.actions.agent_state for e in _from_tool(stored.events))
+  # ...and never reach the client, least of all as empty answers.
+  assert _from_tool(events)
+  for event in _from_tool(events):
+    assert not event.is_user_facing
+    assert not event.is_final_response()
+    assert event.actions.agent_state is None
+    assert not event.actions.end_of_agent
+  assert _SECRET not in _received_text(events)
+  assert _PUBLIC in _received_text(events)
+  reloaded = [e for e in user_view(stored.events) if e.author != 'user']
+  assert [e.model_dump() for e in reloaded] == [e.model_dump() for e in events]
+
+
+@pytest.mark.asyncio
+async def test_a_hidden_workflow_tool_sends_nothing_of_its_run():
+  events, _ = await _run_resumable(
+      _desk_with_workflow_tool('agent', tool_visibility={'research': 'hidden'}),
+      RunConfig(visibility_mode='filter'),
+  )
+
+  assert _from_tool(events) == []
+  assert 'research' not in _received_text(events)
+  assert _PUBLIC in _received_text(events)
+
+
+def _coordinator_with_task() -> Any:
+  """A coordinator delegating to a task-mode sub-agent."""
+  worker = _agent(
+      'worker',
+      types.FunctionCall(name='finish_task', args={'result': _SECRET}),
+      mode='task',
+      description='Finds flights.',
+  )
+  coordinator = _agent(
+      'coordinator',
+      types.FunctionCall(name='worker', args={'request': 'Oslo'}),
+      _PUBLIC,
+      sub_agents=[worker],
+  )
+  return coordinator
+
+
+@pytest.mark.asyncio
+async def test_a_task_agents_result_takes_its_tools_level():
+  events, session, _ = await _run(
+      _coordinator_with_task(), RunConfig(visibility_mode='filter')
+  )
+
+  # The runtime answers the coordinator's call as the user, with the result.
+  stored = [
+      (e.author, r.name, r.response)
+      for e in session.events
+      for r in e.get_function_responses()
+  ]
+  assert ('user', 'worker', {'result': _SECRET}) in stored
+  # The client gets the tool's default level, minimal: name and call id.
+  shown = [
+      (e.author, r.name, r.response)
+      for e in events
+      for r in e.get_function_responses()
+  ]
+  assert ('user', 'worker', None) in shown
+  assert _SECRET not in _received_text(events)
+  assert _final_texts(events) == [_PUBLIC]
+  assert _SECRET not in _received_text(user_view(session.events))

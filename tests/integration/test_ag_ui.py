@@ -41,6 +41,7 @@ from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.adk.sessions.in_memory_session_service import InMemorySessionService
 from google.adk.sessions.session import Session
+from google.adk.tools.agent_tool import AgentTool
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.genai import types
@@ -480,3 +481,55 @@ def test_google_adk_does_not_import_ag_ui_adk(tmp_path):
       check=False,
   )
   assert result.returncode == 0, result.stderr
+
+
+_FOUND = 'found-okapi-6610'
+"""What an agent run as a tool answers and writes to state['found']."""
+
+
+def _desk_reply(llm_request: LlmRequest) -> types.Part:
+  # Asks its researcher tool, then answers.
+  last = llm_request.contents[-1]
+  if any(part.function_response for part in last.parts or []):
+    return types.Part(text=_ANSWER)
+  return types.Part(
+      function_call=types.FunctionCall(
+          name='researcher', args={'request': 'a table'}
+      )
+  )
+
+
+async def test_adapter_keeps_an_agent_tools_state_from_the_client():
+  researcher = LlmAgent(
+      name='researcher',
+      model=_ScriptedLlm(reply=lambda _: types.Part(text=_FOUND)),
+      output_key='found',
+  )
+  desk = LlmAgent(
+      name='desk',
+      model=_ScriptedLlm(reply=_desk_reply),
+      tools=[AgentTool(agent=researcher)],
+  )
+  service = InMemorySessionService()
+  agent = UserViewADKAgent(
+      adk_agent=desk,
+      app_name=_APP,
+      user_id=_USER,
+      session_service=service,
+      run_config_factory=_streaming,
+      emit_messages_snapshot=True,
+  )
+
+  async with _client(agent, add_user_view_fastapi_endpoint) as client:
+    raw_stream, events = await _run_turn(client, 0, state={'party': 2})
+    raw_state, _ = await _agents_state(client)
+    body = await _agents_state_body(client)
+
+  # AgentTool forwards the researcher's output_key into the desk's
+  # function response: no STATE_DELTA, snapshot or read carries it.
+  assert _live_text(events) == _ANSWER
+  assert _FOUND not in raw_stream
+  assert _FOUND not in raw_state
+  assert _app_state(_state_sent(events)[-1]) == {'party': 2}
+  assert _app_state(body['state']) == {'party': 2}
+  assert (await _stored(service)).state['found'] == _FOUND

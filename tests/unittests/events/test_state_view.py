@@ -71,3 +71,28 @@ def test_a_key_written_by_a_user_facing_event_stays_visible():
 def test_client_state_keys_must_be_a_list_of_str(value, message):
   with pytest.raises(ValidationError, match=message.replace('[', r'\[')):
     RunConfig(client_state_keys=value)
+
+
+def test_keys_an_agent_tool_wrote_on_a_user_facing_event_stay_out():
+  # A user-facing caller's function response carrying what AgentTool
+  # forwarded from its agent, as the Runner records it.
+  response = _event('front_desk', {'found': 'x', 'cart': 'c'}, internal=False)
+  response.custom_metadata = {'__adk_internal_visibility': {'state': ['found']}}
+
+  assert delta_for_client(response) == {'cart': 'c'}
+  assert delta_for_client(response, ['found']) == {'found': 'x', 'cart': 'c'}
+  assert state_for_client({'found': 'x', 'cart': 'c'}, [response]) == {
+      'cart': 'c'
+  }
+
+
+def test_a_snapshot_shows_the_last_value_a_user_facing_event_wrote():
+  events = [
+      _event('drafter', {'draft': 'd1'}, internal=True),
+      _event('refiner', {'draft': 'r1'}, internal=False),
+      _event('drafter', {'draft': 'd2'}, internal=True),
+  ]
+  state = {'draft': 'd2', 'guest': 'Ada'}
+
+  assert state_for_client(state, events) == {'draft': 'r1', 'guest': 'Ada'}
+  assert state_for_client(state, events, ['draft']) == state

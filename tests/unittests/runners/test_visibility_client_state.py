@@ -35,6 +35,7 @@ from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
 from google.adk.sessions.session import Session
+from google.adk.tools.agent_tool import AgentTool
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.genai import types
@@ -64,6 +65,27 @@ class _RecordingLlm(BaseLlm):
     yield LlmResponse(
         content=types.ModelContent(parts=[types.Part(text=self.reply)])
     )
+
+
+class _ScriptedLlm(BaseLlm):
+  """Replies from a script: text or a ``types.FunctionCall``."""
+
+  model: str = 'scripted-llm'
+  script: list[Any] = Field(default_factory=list)
+  calls: int = 0
+
+  async def generate_content_async(
+      self, llm_request: LlmRequest, stream: bool = False
+  ) -> AsyncGenerator[LlmResponse, None]:
+    del llm_request, stream
+    reply = self.script[min(self.calls, len(self.script) - 1)]
+    self.calls += 1
+    part = (
+        types.Part(function_call=reply)
+        if isinstance(reply, types.FunctionCall)
+        else types.Part(text=reply)
+    )
+    yield LlmResponse(content=types.ModelContent(parts=[part]))
 
 
 def _router(shape: str) -> tuple[Any, _RecordingLlm]:
@@ -172,3 +194,108 @@ async def test_annotate_mode_sends_every_state_delta():
 
   deltas = [e.actions.state_delta for e in events if e.author == 'classifier']
   assert deltas == [{'intent': _LABEL}]
+
+
+_FOUND = 'found-quokka-5521'
+"""What an agent run as a tool answers and writes to state['found']."""
+
+
+def _with_agent_tool(shape: str) -> Any:
+  """A user-facing front desk asking an agent run as a tool, which writes
+  state['found']; in a workflow the front desk is its last node."""
+  researcher = LlmAgent(
+      name='researcher', model=_RecordingLlm(reply=_FOUND), output_key='found'
+  )
+  tool_agent = (
+      SequentialAgent(name='research', sub_agents=[researcher])
+      if shape == 'agent_tree'
+      else researcher
+  )
+  front_desk = LlmAgent(
+      name='front_desk',
+      model=_ScriptedLlm(
+          script=[
+              types.FunctionCall(
+                  name=tool_agent.name, args={'request': 'flights'}
+              ),
+              _ANSWER,
+          ]
+      ),
+      tools=[AgentTool(agent=tool_agent)],
+  )
+  if shape == 'workflow':
+    return Workflow(name='desk_flow', edges=[(START, front_desk)])
+  return front_desk
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize('shape', ['agent', 'agent_tree', 'workflow'])
+async def test_state_an_agent_tool_writes_reaches_no_client(shape):
+  events, stored = await _run(
+      _with_agent_tool(shape), RunConfig(visibility_mode='filter')
+  )
+
+  # AgentTool forwards the researcher's output_key into the user-facing
+  # front desk's function response; the client gets neither.
+  assert _ANSWER in _sent(events)
+  assert _FOUND not in _sent(events)
+  assert _FOUND not in _sent(user_view(stored.events))
+  assert state_for_client(stored.state, stored.events) == {'guest': 'Ada'}
+  # The session keeps it, and a named key is sent.
+  assert stored.state['found'] == _FOUND
+  named, _ = await _run(
+      _with_agent_tool(shape),
+      RunConfig(visibility_mode='filter', client_state_keys=['found']),
+  )
+  assert {'found': _FOUND} in [e.actions.state_delta for e in named]
+  assert state_for_client(stored.state, stored.events, ['found']) == {
+      'guest': 'Ada',
+      'found': _FOUND,
+  }
+
+
+_SHOWN_DRAFT = 'Draft shown to the user.'
+_NEXT_DRAFT = 'next-draft-okapi-8812'
+"""The internal drafter's text, written to state['draft'] last."""
+
+
+def _drafting(shape: str) -> Any:
+  """A user-facing refiner, then an internal drafter preparing the next
+  round; both write state['draft']."""
+  refiner = LlmAgent(
+      name='refiner',
+      model=_RecordingLlm(reply=_SHOWN_DRAFT),
+      output_key='draft',
+      visibility='user',
+  )
+  drafter = LlmAgent(
+      name='drafter',
+      model=_RecordingLlm(reply=_NEXT_DRAFT),
+      output_key='draft',
+      visibility='internal',
+  )
+  if shape == 'sequence':
+    return SequentialAgent(name='drafting', sub_agents=[refiner, drafter])
+  return Workflow(name='drafting', edges=[(START, refiner, drafter)])
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize('shape', ['sequence', 'workflow'])
+async def test_a_read_shows_the_value_the_client_last_saw(shape):
+  events, stored = await _run(
+      _drafting(shape), RunConfig(visibility_mode='filter')
+  )
+
+  assert {'draft': _SHOWN_DRAFT} in [e.actions.state_delta for e in events]
+  assert _NEXT_DRAFT not in _sent(events)
+  # The session holds the drafter's text; a reading client gets the value
+  # it saw live, not a draft no user-facing event said.
+  assert stored.state['draft'] == _NEXT_DRAFT
+  assert state_for_client(stored.state, stored.events) == {
+      'guest': 'Ada',
+      'draft': _SHOWN_DRAFT,
+  }
+  assert state_for_client(stored.state, stored.events, ['draft']) == {
+      'guest': 'Ada',
+      'draft': _NEXT_DRAFT,
+  }

@@ -25,6 +25,8 @@ from typing import Any
 from typing import AsyncGenerator
 
 from google.adk.agents.llm_agent import LlmAgent
+from google.adk.apps.app import App
+from google.adk.apps.app import ResumabilityConfig
 from google.adk.events.event import Event
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
@@ -33,6 +35,8 @@ from google.adk.runners import InMemoryRunner
 from google.adk.tools._tool_visibility import stamped_levels
 from google.adk.tools.agent_tool import AgentTool
 from google.adk.tools.function_tool import FunctionTool
+from google.adk.workflow import START
+from google.adk.workflow import Workflow
 from google.genai import types
 from pydantic import Field
 from pydantic import ValidationError
@@ -74,8 +78,10 @@ def _audit(note: str) -> dict[str, str]:
   return {'logged': note}
 
 
-async def _stored_events(agent: LlmAgent) -> list[Event]:
-  runner = InMemoryRunner(agent=agent, app_name='tools_app')
+async def _stored_events(
+    agent: LlmAgent, runner: InMemoryRunner | None = None
+) -> list[Event]:
+  runner = runner or InMemoryRunner(agent=agent, app_name='tools_app')
   session = await runner.session_service.create_session(
       app_name='tools_app', user_id='u'
   )
@@ -212,3 +218,86 @@ def test_levels_stored_in_the_earlier_form_read_back():
   )
 
   assert stamped_levels(event) == {'c1': 'hidden'}
+
+
+@pytest.mark.asyncio
+async def test_a_task_agents_result_is_stored_with_its_tools_level():
+  worker = _agent(
+      'worker',
+      types.FunctionCall(name='finish_task', args={'result': 'found'}),
+      mode='task',
+      description='Finds flights.',
+  )
+  coordinator = _agent(
+      'coordinator',
+      types.FunctionCall(name='worker', args={'request': 'Oslo'}),
+      'done',
+      sub_agents=[worker],
+  )
+
+  events = await _stored_events(coordinator)
+
+  # The runtime answers the coordinator's call as the user; that answer and
+  # the task agent's finish_task carry the result, at the task tool's level.
+  answer = next(
+      e for e in events if e.author == 'user' and e.get_function_responses()
+  )
+  assert _levels([answer]) == [('worker', 'response', 'minimal')]
+  assert ('finish_task', 'call', 'minimal') in _levels(events)
+  # The task agent converses with the user: its events stay user-facing.
+  assert all(e.is_user_facing for e in events if e.author == 'worker')
+
+
+@pytest.mark.asyncio
+async def test_state_an_agent_tool_forwards_is_recorded_on_the_response():
+  agent = _agent(
+      'booker',
+      types.FunctionCall(name='lookup_agent', args={'request': 'AB12'}),
+      'done',
+      tools=[
+          AgentTool(agent=_agent('lookup_agent', 'found', output_key='found'))
+      ],
+  )
+
+  events = await _stored_events(agent)
+
+  response = next(e for e in events if e.get_function_responses())
+  assert response.is_user_facing
+  assert response.actions.state_delta == {'found': 'found'}
+  assert response.custom_metadata['__adk_internal_visibility']['state'] == [
+      'found'
+  ]
+
+
+@pytest.mark.asyncio
+async def test_a_workflow_tools_checkpoints_are_internal():
+  research = Workflow(
+      name='research',
+      edges=[(START, _agent('researcher', 'found'))],
+      input_schema=str,
+  )
+  agent = _agent(
+      'booker',
+      types.FunctionCall(name='research', args={'request': 'Oslo'}),
+      'done',
+      tools=[research],
+  )
+  runner = InMemoryRunner(
+      app=App(
+          name='tools_app',
+          root_agent=agent,
+          resumability_config=ResumabilityConfig(is_resumable=True),
+      )
+  )
+
+  events = await _stored_events(agent, runner)
+
+  checkpoints = [e for e in events if e.author == 'research']
+  assert checkpoints
+  assert any(e.actions.agent_state for e in checkpoints)
+  # Authored by the workflow, which no agent table holds: the tool's branch
+  # says they are its run's.
+  assert not any(e.is_user_facing for e in checkpoints)
+  assert [e.is_user_facing for e in events if e.author == 'booker'] == [
+      True
+  ] * len([e for e in events if e.author == 'booker'])

@@ -19,15 +19,25 @@ internal agent with ``output_key='intent'`` writes its reply to
 ``state_delta``. The session and the agents keep all of it (later agents'
 ``{intent}`` still works); only what is sent to a client changes.
 
-* **On events** (live and ``user_view`` of stored events): an internal
-  agent's ``state_delta`` keeps only the keys the client asked for
-  (``client_state_keys``). A user-facing event's delta is sent as it is.
+A key of an event's ``state_delta`` is *written by an internal agent* when
+the event is internal, and also when the event is user-facing but carries the
+key for an agent that ran as its tool: ``AgentTool`` forwards its agent's
+``state_delta`` into the caller's function response, which is authored by the
+user-facing caller. The Runner lists such keys on the event when it is
+produced (``tools/_tool_visibility.py``, the ``'state'`` entry of
+``events/_visibility_metadata.py``), so stored events say it as live ones do.
+
+* **On events** (live and ``user_view`` of stored events): the keys an
+  internal agent wrote are left out of ``state_delta`` unless the client
+  asked for them (``client_state_keys``); the other keys are sent as they
+  are.
 * **In a state snapshot** (a session read's ``state``, AG-UI's
-  ``STATE_SNAPSHOT`` and ``/agents/state``): a key is left out when the
-  session's events show it written by internal events only. A key written
-  by a user-facing event (the user's own ``state_delta`` included), a key no
-  event wrote (state the client gave when creating the session) and a key in
-  ``client_state_keys`` are kept.
+  ``STATE_SNAPSHOT`` and ``/agents/state``): each key a user-facing write set
+  shows the value the last such write gave it, which is what the client saw
+  live, even when an internal agent wrote the key later. A key only internal
+  agents wrote is left out. A key no event wrote (state the client gave when
+  creating the session) and a key in ``client_state_keys`` show the state's
+  value.
 
 One event is all a live stream has, so an event's delta cannot know whether a
 user-facing event wrote the same key earlier; a snapshot can. The two agree
@@ -42,6 +52,8 @@ from collections.abc import Mapping
 from typing import Any
 from typing import Optional
 from typing import TYPE_CHECKING
+
+from . import _visibility_metadata
 
 if TYPE_CHECKING:
   from .event import Event
@@ -85,38 +97,21 @@ def delta_for_client(
       write them.
 
   Returns:
-    The event's delta itself for a user-facing event or when every key may
-    be sent, else a new dict with only the keys in ``client_state_keys``.
+    The event's delta itself when every key may be sent, else a new dict
+    without the keys an internal agent wrote that are not in
+    ``client_state_keys``.
   """
   delta = event.actions.state_delta
-  if event.is_user_facing or all(key in client_state_keys for key in delta):
+  if not delta:
     return delta
-  return {
-      key: value for key, value in delta.items() if key in client_state_keys
+  withheld = {
+      key
+      for key in _internal_writes(event)
+      if key in delta and key not in client_state_keys
   }
-
-
-def internal_keys(
-    events: Iterable[Event], client_state_keys: Collection[str] = ()
-) -> set[str]:
-  """Returns the state keys that only internal events of ``events`` write.
-
-  Args:
-    events: A session's events.
-    client_state_keys: Keys the client may see even when internal agents
-      write them.
-
-  Returns:
-    Keys written by an internal event's ``state_delta``, never by a
-    user-facing one, and not in ``client_state_keys``.
-  """
-  internal: set[str] = set()
-  shown: set[str] = set(client_state_keys)
-  for event in events:
-    (internal if not event.is_user_facing else shown).update(
-        event.actions.state_delta
-    )
-  return internal - shown
+  if not withheld:
+    return delta
+  return {key: value for key, value in delta.items() if key not in withheld}
 
 
 def state_for_client(
@@ -127,18 +122,56 @@ def state_for_client(
   """Returns the session state a client reading the session sees.
 
   Args:
-    state: The session's state.
+    state: The session's state, or any snapshot of it (AG-UI adds keys of
+      its own, which no event wrote).
     events: The session's events, which say who wrote each key; None when
       they are not at hand (a session listed without its events).
     client_state_keys: Keys the client may see even when internal agents
       write them.
 
   Returns:
-    ``state`` without the keys only internal events write; with ``events``
-    None, only the keys in ``client_state_keys``, since who wrote the others
+    For each key of ``state``: its value when no event wrote it or it is in
+    ``client_state_keys``, else the value the last user-facing write gave
+    it; keys only internal agents wrote are left out. With ``events`` None,
+    only the keys in ``client_state_keys``, since who wrote the others
     cannot be told.
   """
   if events is None:
     return {k: v for k, v in state.items() if k in client_state_keys}
-  hidden = internal_keys(events, client_state_keys)
-  return {key: value for key, value in state.items() if key not in hidden}
+  shown, written = _user_facing_values(events)
+  client_state: dict[str, Any] = {}
+  for key, value in state.items():
+    if key in client_state_keys or key not in written:
+      client_state[key] = value
+    elif key in shown:
+      client_state[key] = shown[key]
+  return client_state
+
+
+def _user_facing_values(
+    events: Iterable[Event],
+) -> tuple[dict[str, Any], set[str]]:
+  """Returns each key's last user-facing value and every key events wrote."""
+  shown: dict[str, Any] = {}
+  written: set[str] = set()
+  for event in events:
+    delta = event.actions.state_delta
+    if not delta:
+      continue
+    written.update(delta)
+    internal = _internal_writes(event)
+    for key, value in delta.items():
+      if key not in internal:
+        shown[key] = value
+  return shown, written
+
+
+def _internal_writes(event: Event) -> Collection[str]:
+  """Returns the keys of ``event``'s delta that an internal agent wrote."""
+  if not event.is_user_facing:
+    return event.actions.state_delta.keys()
+  keys = _visibility_metadata.read_entries(event.custom_metadata).get(
+      _visibility_metadata.STATE
+  )
+  # Stored events are data: anything but a list of keys marks none.
+  return frozenset(keys) if isinstance(keys, list) else frozenset()

@@ -69,6 +69,7 @@ from . import _standing_answers
 from . import _state_view
 from ..tools._tool_visibility import FULL
 from ..tools._tool_visibility import HIDDEN
+from ..tools._tool_visibility import is_inside_hidden_tool
 from ..tools._tool_visibility import MINIMAL
 from ..tools._tool_visibility import stamped_levels
 from ..utils._function_call_names import CLIENT_FUNCTION_CALL_NAMES
@@ -257,17 +258,32 @@ def _for_user(
   user_facing = event.is_user_facing
   if not user_facing and event.partial and not is_error:
     return None
+  if is_inside_hidden_tool(event) and not is_error:
+    return None
   actions = event.actions
-  if not user_facing:
-    # Its state is its output too: only the keys the client may see remain.
-    delta = _state_view.delta_for_client(event, client_state_keys)
-    if delta is not actions.state_delta or actions.skip_summarization:
-      actions = actions.model_copy(
-          update={'state_delta': delta, 'skip_summarization': None}
-      )
+  # State is an agent's output too: what internal agents wrote stays out,
+  # also when a user-facing event carries it for an agent it ran as a tool.
+  delta = _state_view.delta_for_client(event, client_state_keys)
+  if not user_facing and (
+      actions.skip_summarization
+      or actions.agent_state is not None
+      or actions.end_of_agent
+  ):
+    # Checkpoints are the server's record for resuming an internal agent's
+    # run, with its nodes' names; a client resumes nothing.
+    actions = actions.model_copy(
+        update={
+            'state_delta': delta,
+            'skip_summarization': None,
+            'agent_state': None,
+            'end_of_agent': None,
+        }
+    )
+  elif delta is not actions.state_delta:
+    actions = actions.model_copy(update={'state_delta': delta})
   parts = (event.content.parts if event.content else None) or []
   kept_parts = _parts_for_user(event, parts, user_facing)
-  if user_facing and kept_parts is parts:
+  if user_facing and kept_parts is parts and actions is event.actions:
     return event
   said_something = bool(kept_parts) or (
       not user_facing
@@ -287,8 +303,12 @@ def _for_user(
   }
   if not user_facing:
     update.update(dict.fromkeys(_PAYLOAD_FIELDS))
-    if actions is not event.actions:
-      update['actions'] = actions
+  elif kept_parts is not parts:
+    # A node's output beside reduced tool traffic is that tool's result: a
+    # task agent's finish_task response carries the task's result there.
+    update['output'] = None
+  if actions is not event.actions:
+    update['actions'] = actions
   if not kept_parts and not is_error:
     # Nothing a client reads as an answer is left; keep the event from being
     # taken for one.

@@ -23,8 +23,8 @@ everything: a classifier's label comes back as an assistant message.
 
 Here all three send ``google.adk.events.user_view.user_view`` of the events,
 and the state the client receives (``STATE_DELTA``, ``STATE_SNAPSHOT``,
-``/agents/state``) leaves out what only internal agents wrote, except the
-keys named in ``client_state_keys``::
+``/agents/state``) leaves out what internal agents wrote (agents run as tools
+included), except the keys named in ``client_state_keys``::
 
   agent = UserViewADKAgent(adk_agent=root_agent, app_name='demo', user_id='u1',
                            emit_messages_snapshot=True,
@@ -82,7 +82,6 @@ except ImportError as e:
   ) from e
 
 from ..agents.run_config import RunConfig
-from ..events._state_view import internal_keys
 from ..events._state_view import state_for_client
 from ..events._state_view import validate_client_state_keys
 from ..events.user_view import user_view
@@ -236,20 +235,23 @@ class UserViewADKAgent(ADKAgent):  # type: ignore[misc]
   async def _client_state_snapshot(
       self, input_data: RunAgentInput, event: StateSnapshotEvent
   ) -> StateSnapshotEvent:
-    """ag-ui-adk's state snapshot without the keys only internal agents wrote.
+    """ag-ui-adk's state snapshot as a session read shows it to the client.
 
-    Keys ag-ui-adk merges in (a client tool's predicted state) stay.
+    Keys only internal agents wrote are left out, a key an internal agent
+    wrote last shows the value the last user-facing write gave it, and keys
+    ag-ui-adk merges in (a client tool's predicted state) stay.
     """
     snapshot = event.snapshot
     if not isinstance(snapshot, dict):
       return event
     session = await self._read_session(input_data)
-    if session is None:
-      # Who wrote each key cannot be told: only the named keys.
-      shown = state_for_client(snapshot, None, self.client_state_keys)
-    else:
-      hidden = internal_keys(session.events, self.client_state_keys)
-      shown = {k: v for k, v in snapshot.items() if k not in hidden}
+    # Without the session who wrote each key cannot be told: only the named
+    # keys.
+    shown = state_for_client(
+        snapshot,
+        session.events if session is not None else None,
+        self.client_state_keys,
+    )
     return event.model_copy(update={'snapshot': shown})
 
   async def _read_session(self, input_data: RunAgentInput) -> Optional[Session]:

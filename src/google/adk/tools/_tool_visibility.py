@@ -33,6 +33,26 @@ for a user-facing agent, because its response is the inner agent's own text.
 Traffic the client must act on is always ``'full'``: long-running and
 client-executed calls, tool confirmations, credential and input requests.
 
+A tool that runs an agent or a node answers at its level in every channel:
+
+* A task-mode sub-agent's result reaches its caller as a function response
+  the framework authors as ``'user'``, and as the arguments of the task
+  agent's ``finish_task`` call; both take the level of the task's tool.
+* The events an agent or node run through ``ctx.run_node`` produces on the
+  tool's branch (``<tool>@<call id>``: single-turn sub-agents, workflows and
+  nodes in ``tools``) are internal, its workflow's checkpoints included,
+  which no agent of the tree authors; inside a ``'hidden'`` tool they are
+  not sent at all. A task agent converses with the user, so its events keep
+  their visibility.
+* The state the tool's agent writes is the agent's output too. ``AgentTool``
+  forwards it into the ``state_delta`` of the call's function response, which
+  the user-facing caller authors; the keys of such a response are recorded
+  as written by an internal agent (see ``events/_state_view.py``). A
+  parallel batch merges its calls' deltas into one event, so which call
+  wrote a key cannot be told: every key of a batch that answers a tool
+  running an agent is recorded, and a key a plain tool of the same batch
+  wrote reaches the client only when named in ``client_state_keys``.
+
 The level is decided when the event is produced, where the tool objects are
 known, and stored with the event in its ADK-internal visibility entry (see
 ``events/_visibility_metadata.py``), so stored events alone say what a client
@@ -42,6 +62,7 @@ may see of them.
 from __future__ import annotations
 
 from collections.abc import Mapping
+import dataclasses
 import logging
 from typing import Any
 from typing import Final
@@ -70,6 +91,12 @@ ALLOWED_TOOL_VISIBILITIES: Final[tuple[str, ...]] = (HIDDEN, MINIMAL, FULL)
 _TABLE_METADATA_KEY: Final = '_adk_tool_visibility_table'
 # The entry of the event's visibility metadata that holds its levels.
 _LEVELS_ENTRY: Final = 'tools'
+# The entry that marks an event produced inside a hidden tool's call.
+_INSIDE_ENTRY: Final = 'inside'
+_USER_AUTHOR: Final = 'user'
+_FINISH_TASK: Final = 'finish_task'
+_INTERNAL: Final = 'internal'
+_STRICTEST_FIRST: Final[tuple[str, ...]] = (HIDDEN, MINIMAL, FULL)
 # Where earlier builds of this distribution stored the levels; the events they
 # stored keep them there.
 _EARLIER_LEVELS_KEY: Final = INTERNAL_METADATA_PREFIX + 'tool_visibility'
@@ -167,6 +194,24 @@ def check_names_are_tools(agent: Any) -> None:
     )
 
 
+@dataclasses.dataclass
+class _ToolTable:
+  """What the Runner needs to know of the tools of one invocation's tree."""
+
+  levels: dict[tuple[str, str], ToolVisibility] = dataclasses.field(
+      default_factory=dict
+  )
+  """Levels by ``(author of the traffic, tool name)``."""
+  agent_tools: set[tuple[str, str]] = dataclasses.field(default_factory=set)
+  """``(author of the response, tool name)`` of tools that run an agent or
+  a node."""
+  branch_levels: dict[str, ToolVisibility] = dataclasses.field(
+      default_factory=dict
+  )
+  """Levels of the tools whose agent or node runs on ``<tool>@<call id>``
+  branches of this invocation, by tool name."""
+
+
 def bind_to_invocation(
     invocation_context: InvocationContext, root: BaseNode | None
 ) -> None:
@@ -178,7 +223,7 @@ def bind_to_invocation(
   """
   if root is None:
     return
-  table: dict[tuple[str, str], ToolVisibility] = {}
+  table = _ToolTable()
   try:
     _collect(root, table, visited=set())
   except Exception:  # pylint: disable=broad-except
@@ -189,30 +234,77 @@ def bind_to_invocation(
 
 
 def stamp_event(event: Event, invocation_context: InvocationContext) -> None:
-  """Records on an event the levels configured for its tool traffic.
+  """Records on an event what its tools let the client see of it.
 
-  Only calls and responses whose tool sets a level, or runs an agent, are
-  recorded; the rest take the default of the event's visibility.
+  The levels of calls and responses whose tool sets a level, or runs an
+  agent, by call id; the rest take the default of the event's visibility.
+  The state keys a tool's agent wrote into the event's ``state_delta``. And
+  an event produced inside a tool's call is marked internal (hidden too,
+  inside a hidden tool).
 
   Args:
     event: The event, before plugins see it and before it is persisted.
     invocation_context: The invocation the event belongs to.
   """
   table = invocation_context._private_metadata.get(_TABLE_METADATA_KEY)
-  if not table or event.content is None or not event.content.parts:
+  if not isinstance(table, _ToolTable):
     return
+  entries: dict[str, Any] = {}
+  if _enclosing_tool_level(event, table) == HIDDEN:
+    entries[_INSIDE_ENTRY] = HIDDEN
+  parts = (event.content.parts if event.content else None) or []
   levels: dict[str, ToolVisibility] = {}
-  for part in event.content.parts:
+  answers_agent_tool = False
+  for part in parts:
     call = part.function_call or part.function_response
     if call is None or not call.id or not call.name:
       continue
-    level = table.get((event.author, call.name))
+    key = (event.author, call.name)
+    level = table.levels.get(key)
     if level is not None:
       levels[call.id] = level
+    if part.function_response is not None and key in table.agent_tools:
+      answers_agent_tool = True
   if levels:
+    entries[_LEVELS_ENTRY] = levels
+  if answers_agent_tool and event.actions.state_delta:
+    entries[_visibility_metadata.STATE] = sorted(event.actions.state_delta)
+  if entries:
     event.custom_metadata = _visibility_metadata.with_entries(
-        event.custom_metadata, **{_LEVELS_ENTRY: levels}
+        event.custom_metadata, **entries
     )
+
+
+def is_inside_hidden_tool(event: Event) -> bool:
+  """Whether an event was produced inside the call of a hidden tool."""
+  entries = _visibility_metadata.read_entries(event.custom_metadata)
+  return entries.get(_INSIDE_ENTRY) == HIDDEN
+
+
+def _enclosing_tool_level(
+    event: Event, table: _ToolTable
+) -> ToolVisibility | None:
+  """Marks an event of a tool's agent or node internal; returns the level.
+
+  The runtime puts a tool's run on the ``<tool>@<call id>`` branch below its
+  caller's, and so does it with the checkpoints of a workflow run as a tool,
+  which are authored by the workflow, a node no table of agents holds. An
+  event that waits for the client stays user-facing, as it does anywhere.
+  """
+  if not event.branch or not table.branch_levels:
+    return None
+  found = [
+      table.branch_levels[name]
+      for name, at, _ in (
+          segment.rpartition('@') for segment in event.branch.split('.')
+      )
+      if at and name in table.branch_levels
+  ]
+  if not found:
+    return None
+  if event.visibility is None and not event.long_running_tool_ids:
+    event.visibility = _INTERNAL
+  return min(found, key=_STRICTEST_FIRST.index)
 
 
 def stamped_levels(event: Event) -> Mapping[str, Any]:
@@ -240,35 +332,70 @@ def _static_tool_names(agent: Any) -> set[str] | None:
   return names
 
 
-def _default_level(tool: Any) -> ToolVisibility | None:
+def _runs_agent(tool: Any) -> bool:
   from ._node_tool import NodeTool
   from .agent_tool import AgentTool
 
-  if isinstance(tool, (AgentTool, NodeTool)):
-    # Its response is the inner agent's or node's own output.
-    return MINIMAL
-  return None
+  return isinstance(tool, (AgentTool, NodeTool))
+
+
+def _runs_on_tool_branch(tool: Any) -> bool:
+  """Whether a tool runs its agent or node in the caller's invocation.
+
+  A plain ``AgentTool`` runs its agent in a nested Runner whose events never
+  reach the caller's stream, and a task agent converses with the user.
+  """
+  from ._node_tool import NodeTool
+  from .agent_tool import _SingleTurnAgentTool
+
+  inner = getattr(tool, 'node', None) or getattr(tool, 'agent', None)
+  if getattr(inner, 'visibility', None) == 'user':
+    # Set on the agent or node itself: it speaks to the user as a tool too.
+    return False
+  return isinstance(tool, (NodeTool, _SingleTurnAgentTool))
 
 
 def _collect(
     node: BaseNode,
-    table: dict[tuple[str, str], ToolVisibility],
+    table: _ToolTable,
     visited: set[int],
 ) -> None:
   from ..agents._visibility import child_nodes
   from ..agents.llm_agent import LlmAgent
+  from .agent_tool import _TaskAgentTool
   from .base_tool import BaseTool
 
   if id(node) in visited:
     return
   visited.add(id(node))
   if isinstance(node, LlmAgent):
-    for tool in getattr(node, 'tools', None) or ():
-      if isinstance(tool, BaseTool):
-        level = tool.user_visibility or _default_level(tool)
-        if level is not None:
-          table[(node.name, tool.name)] = level
+    tools = [
+        tool
+        for tool in getattr(node, 'tools', None) or ()
+        if isinstance(tool, BaseTool)
+    ]
+    for tool in tools:
+      # Its response is the inner agent's or node's own output.
+      level = tool.user_visibility or (MINIMAL if _runs_agent(tool) else None)
+      if level is not None:
+        table.levels[(node.name, tool.name)] = level
     for name, level in (getattr(node, 'tool_visibility', None) or {}).items():
-      table[(node.name, name)] = level
+      table.levels[(node.name, name)] = level
+    for tool in tools:
+      level = table.levels.get((node.name, tool.name))
+      if level is None or not _runs_agent(tool):
+        continue
+      table.agent_tools.add((node.name, tool.name))
+      if _runs_on_tool_branch(tool):
+        known = table.branch_levels.get(tool.name, level)
+        table.branch_levels[tool.name] = min(
+            known, level, key=_STRICTEST_FIRST.index
+        )
+      if isinstance(tool, _TaskAgentTool):
+        # The runtime answers the call as the user, with the task's result,
+        # which the task agent handed over as finish_task's arguments.
+        table.levels[(_USER_AUTHOR, tool.name)] = level
+        table.agent_tools.add((_USER_AUTHOR, tool.name))
+        table.levels.setdefault((tool.agent.name, _FINISH_TASK), level)
   for child in child_nodes(node):
     _collect(child, table, visited)
