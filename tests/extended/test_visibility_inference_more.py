@@ -714,9 +714,7 @@ class _Topic(BaseModel):
   title: str
 
 
-@pytest.mark.parametrize(
-    'followed, flags', [(True, {False}), (False, {True})]
-)
+@pytest.mark.parametrize('followed, flags', [(True, {False}), (False, {True})])
 @pytest.mark.asyncio
 async def test_structured_output_is_the_answer_only_when_nothing_reads_it(
     followed, flags
@@ -738,8 +736,9 @@ async def test_an_event_that_is_the_runs_output_is_never_internal():
       Workflow(name='a', edges=[(START, _agent('one'), _agent('two'))]),
       Workflow(
           name='b',
-          edges=[(START, _agent('extract', '{"title": "x"}',
-                                output_schema=_Topic))],
+          edges=[
+              (START, _agent('extract', '{"title": "x"}', output_schema=_Topic))
+          ],
       ),
   ]
   for root in shapes:

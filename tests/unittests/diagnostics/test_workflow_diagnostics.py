@@ -233,9 +233,7 @@ def test_a_loop_that_can_end_on_a_verdict_warns_until_the_draft_stands_in():
                 name='refine',
                 sub_agents=[
                     _agent('critic', output_key='review'),
-                    _agent(
-                        'refiner', output_key='document', tools=[exit_loop]
-                    ),
+                    _agent('refiner', output_key='document', tools=[exit_loop]),
                 ],
             ),
         ],

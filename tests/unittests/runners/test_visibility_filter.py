@@ -435,7 +435,7 @@ async def test_a_silent_refiner_answers_with_the_draft_not_the_verdict():
 
 
 @pytest.mark.asyncio
-async def test_a_node_output_answers_so_no_verdict_follows_it():
+async def test_a_text_node_output_is_the_answer_not_the_verdict():
   generator = _agent('generator', _PUBLIC)
   grader = _agent('grader', f'{{"grade": "{_SECRET}"}}')
 
@@ -451,10 +451,30 @@ async def test_a_node_output_answers_so_no_verdict_follows_it():
 
   events, session, _ = await _run(workflow, RunConfig(visibility_mode='filter'))
 
-  # The workflow's output is the generator's text; the grader's reply is a
-  # value the function consumed and never follows it.
-  outputs = [e.output for e in events if e.is_final_response()]
-  assert outputs == [_PUBLIC]
+  # The workflow's output is the generator's text, which no agent said to the
+  # user: it is the answer, in words, and the grader's reply, a value the
+  # function consumed, never follows it.
+  assert _final_texts(events) == [_PUBLIC]
+  assert events[-1].output == _PUBLIC
   assert _SECRET not in _received_text(events)
   reloaded = [e for e in user_view(session.events) if e.author != 'user']
   assert [e.model_dump() for e in reloaded] == [e.model_dump() for e in events]
+
+
+@pytest.mark.asyncio
+async def test_a_route_at_the_end_is_no_empty_answer():
+  def route(node_input: Any) -> Event:
+    del node_input
+    return Event(route='done')
+
+  workflow = Workflow(
+      name='headline',
+      edges=[(START, _agent('writer', _PUBLIC), route)],
+  )
+
+  events, _, _ = await _run(workflow, RunConfig(visibility_mode='filter'))
+
+  # The route's event carries only its route: it arrives, but as progress,
+  # so the documented loop reads exactly the writer's answer.
+  assert [e for e in events if e.actions.route]
+  assert _final_texts(events) == [_PUBLIC]

@@ -295,8 +295,8 @@ async def test_a_workflow_tools_checkpoints_are_internal():
   checkpoints = [e for e in events if e.author == 'research']
   assert checkpoints
   assert any(e.actions.agent_state for e in checkpoints)
-  # Authored by the workflow, which no agent table holds: the tool's branch
-  # says they are its run's.
+  # Authored by the workflow and without a node path: placed by their author,
+  # a workflow run as a tool.
   assert not any(e.is_user_facing for e in checkpoints)
   assert [e.is_user_facing for e in events if e.author == 'booker'] == [
       True

@@ -156,8 +156,9 @@ class VisibilityIndex:
   by_path: dict[str, Visibility] = dataclasses.field(default_factory=dict)
   """Keyed by static node path (``'root/child/grandchild'``, no run ids)."""
   path_of_agent: dict[str, str] = dataclasses.field(default_factory=dict)
-  """Static path of each agent, to anchor event paths that start below the
-  root."""
+  """Static path of each agent and workflow, to anchor event paths that start
+  below the root, and to place events without a path (a workflow's
+  checkpoints) by their author."""
   forced_paths: set[str] = dataclasses.field(default_factory=set)
   """Static paths whose visibility was not inferred from what follows them:
   set explicitly, on the node or on an ancestor, or inside an agent or node
@@ -209,7 +210,10 @@ class VisibilityIndex:
       return USER
     path = event.node_info.path
     if not path:
-      return self.by_name.get(author, USER)
+      visibility = self.by_name.get(author)
+      if visibility is None:
+        visibility = self.by_path.get(self.path_of_agent.get(author, ''))
+      return visibility or USER
     key = (path, author)
     visibility = self._event_paths.get(key)
     if visibility is None:
@@ -294,6 +298,7 @@ class VisibilityIndex:
   def _record(
       self, node: BaseNode, path: str, visibility: Visibility, forced: bool
   ) -> None:
+    from ..workflow._workflow import Workflow
     from .base_agent import BaseAgent
 
     self.by_node.setdefault(id(node), visibility)
@@ -303,6 +308,7 @@ class VisibilityIndex:
         self.forced_paths.add(path)
     if isinstance(node, BaseAgent):
       self.by_name.setdefault(node.name, visibility)
+    if isinstance(node, (BaseAgent, Workflow)):
       self.path_of_agent.setdefault(node.name, path)
 
 
@@ -442,9 +448,13 @@ class _Inference:
     else:
       effective = INTERNAL if covered or read_as_data else USER
     self._index._record(node, path, effective, forced is not None or in_tool)
-    for child, segment, child_covered, runs_as_tool, child_data in (
-        self._children(node, covered)
-    ):
+    for (
+        child,
+        segment,
+        child_covered,
+        runs_as_tool,
+        child_data,
+    ) in self._children(node, covered):
       self.assign(
           child,
           path=f'{path}/{segment}',

@@ -78,7 +78,11 @@ def _verdict_answers(
 
   writers: dict[str, int] = {}
   for node in walk(root):
-    key = getattr(node, 'output_key', None) if isinstance(node, LlmAgent) else None
+    key = (
+        getattr(node, 'output_key', None)
+        if isinstance(node, LlmAgent)
+        else None
+    )
     if key:
       writers[key] = writers.get(key, 0) + 1
   for loop in walk(root):
@@ -100,9 +104,9 @@ def _verdict_answers(
           node.name,
           f'{node.name!r} answers the user but can end the loop'
           f' {loop.name!r} with exit_loop and nothing else; the user then'
-          " gets the last internal reply, the verdict that made it stop,"
+          ' gets the last internal reply, the verdict that made it stop,'
           ' not the result.',
-          f"Give {node.name!r} an output_key and write the result under the"
+          f'Give {node.name!r} an output_key and write the result under the'
           ' same key from the agent that drafts it (for example'
           " output_key='current_document' on both), so the draft is the"
           ' answer when the loop ends at once; or add a presenter'

@@ -60,4 +60,3 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
       f" example {example}), or set visibility='user' on the agent the user"
       ' should hear.',
   )
-

@@ -102,9 +102,7 @@ def stands_for_answer(event: Event) -> bool:
   return entries.get(_ANSWER_ENTRY) is True
 
 
-def _collect(
-    node: Any, index: Any, keys: set[str], visited: set[int]
-) -> None:
+def _collect(node: Any, index: Any, keys: set[str], visited: set[int]) -> None:
   from ..agents import _visibility
   from ..agents.llm_agent import LlmAgent
 

@@ -86,6 +86,8 @@ ALLOWED_VISIBILITY_MODES: Final[tuple[str, ...]] = (ANNOTATE, FILTER)
 
 # What an agent said, as opposed to what it did. Actions, ids, author, branch,
 # node info, error fields and usage stay on a progress event.
+# Fallback ranks: a text node output, a standing answer, words, data.
+_FALLBACK_RANKS: Final = 4
 _PAYLOAD_FIELDS: Final[tuple[str, ...]] = (
     'output',
     'input_transcription',
@@ -176,22 +178,23 @@ async def for_caller(
 class _UserView:
   """The user's view of a stream of events, one invocation after another.
 
-  An invocation whose answers all came from internal agents would leave the
-  user with nothing to read: a loop whose last word is an internal agent's,
-  every agent marked internal, a refiner that ended its loop without a word.
-  So when an invocation ends without a user-facing answer, an internal answer
-  is shown after all, in full and as a final response: the latest that stands
-  for a user-facing agent's answer, else the latest in words, else the latest
-  structured output. The same rule applies live and to stored events, which
-  is why it is decided here and not by the Runner.
+  An invocation can end without a user-facing answer in words: a workflow
+  whose result is a node's output that no agent said, a loop whose last word
+  is an internal agent's, every agent marked internal, a refiner that ended
+  its loop without a word. So at its end one answer is shown after all, as a
+  final response: the latest text a user-facing node output, else the latest
+  internal reply that stands for a user-facing agent's answer, else the
+  latest internal reply in words, else the latest structured one. The same
+  rule applies live and to stored events, which is why it is decided here and
+  not by the Runner.
   """
 
   def __init__(self, client_state_keys: frozenset[str]) -> None:
     self._client_state_keys = client_state_keys
     self._invocation_id: Optional[str] = None
     self._answered = False
-    # The latest internal answer of each kind, in the order they are chosen.
-    self._candidates: list[Optional[Event]] = [None, None, None]
+    # The latest candidate of each rank, in the order they are chosen.
+    self._candidates: list[Optional[Event]] = [None] * _FALLBACK_RANKS
 
   def add(self, event: Event) -> list[Event]:
     """Returns what the user sees for the next event, in order."""
@@ -206,8 +209,9 @@ class _UserView:
           event_for_user
       ):
         self._answered = True
-    if not event.is_user_facing and _is_answer(event):
-      self._candidates[_fallback_rank(event)] = event
+    rank = _fallback_rank(event)
+    if rank is not None:
+      self._candidates[rank] = event
     return shown
 
   def finish(self) -> list[Event]:
@@ -215,29 +219,42 @@ class _UserView:
     fallback = next((e for e in self._candidates if e is not None), None)
     answered = self._answered
     self._answered = False
-    self._candidates = [None, None, None]
+    self._candidates = [None] * _FALLBACK_RANKS
     if answered or fallback is None:
       return []
-    return [fallback.model_copy(update={'visibility': None})]
+    update: dict[str, Any] = {'visibility': None}
+    if fallback.content is None:
+      update['content'] = types.ModelContent(
+          parts=[types.Part(text=fallback.output)]
+      )
+    return [fallback.model_copy(update=update)]
 
 
-def _fallback_rank(event: Event) -> int:
-  """Orders internal answers as fallback candidates, the first preferred."""
+def _fallback_rank(event: Event) -> Optional[int]:
+  """Ranks an event as the answer of last resort, 0 preferred, or None."""
+  if event.is_user_facing:
+    # A node's output that is text, which the event carries in no words.
+    if (
+        isinstance(event.output, str)
+        and event.output
+        and not event.partial
+        and event.content is None
+    ):
+      return 0
+    return None
+  if not _is_answer(event):
+    return None
   if _standing_answers.stands_for_answer(event):
-    return 0
+    return 1
   if event.output is not None and not event.node_info.message_as_output:
     # Structured output: data another node read.
-    return 2
-  return 1
+    return 3
+  return 2
 
 
 def _leaves_user_something(event: Event) -> bool:
   """Whether a shown event answers the user or asks them to act."""
-  return (
-      _is_answer(event)
-      or bool(event.long_running_tool_ids)
-      or (event.output is not None and event.is_final_response())
-  )
+  return _is_answer(event) or bool(event.long_running_tool_ids)
 
 
 def _is_answer(event: Event) -> bool:
@@ -284,7 +301,14 @@ def _for_user(
   parts = (event.content.parts if event.content else None) or []
   kept_parts = _parts_for_user(event, parts, user_facing)
   if user_facing and kept_parts is parts and actions is event.actions:
-    return event
+    if parts or is_error or not event.is_final_response():
+      return event
+    # Nothing to read (a node's output, a route, a checkpoint, a state
+    # write): progress rather than an empty final response. A text output
+    # with no answer after it is shown in words when the invocation ends.
+    if event.output is None and not _has_actions(actions):
+      return None
+    return event.model_copy(update={'partial': True})
   said_something = bool(kept_parts) or (
       not user_facing
       and (

@@ -38,11 +38,11 @@ A tool that runs an agent or a node answers at its level in every channel:
 * A task-mode sub-agent's result reaches its caller as a function response
   the framework authors as ``'user'``, and as the arguments of the task
   agent's ``finish_task`` call; both take the level of the task's tool.
-* The events an agent or node run through ``ctx.run_node`` produces on the
-  tool's branch (``<tool>@<call id>``: single-turn sub-agents, workflows and
-  nodes in ``tools``) are internal, its workflow's checkpoints included,
-  which no agent of the tree authors; inside a ``'hidden'`` tool they are
-  not sent at all. A task agent converses with the user, so its events keep
+* The events an agent or node run as a tool produces on the tool's branch
+  (``<tool>@<call id>``: single-turn sub-agents, workflows and nodes in
+  ``tools``) are internal, as the visibility index places them, its
+  workflow's checkpoints included; inside a ``'hidden'`` tool they are not
+  sent at all. A task agent converses with the user, so its events keep
   their visibility.
 * The state the tool's agent writes is the agent's output too. ``AgentTool``
   forwards it into the ``state_delta`` of the call's function response, which
@@ -95,7 +95,6 @@ _LEVELS_ENTRY: Final = 'tools'
 _INSIDE_ENTRY: Final = 'inside'
 _USER_AUTHOR: Final = 'user'
 _FINISH_TASK: Final = 'finish_task'
-_INTERNAL: Final = 'internal'
 _STRICTEST_FIRST: Final[tuple[str, ...]] = (HIDDEN, MINIMAL, FULL)
 # Where earlier builds of this distribution stored the levels; the events they
 # stored keep them there.
@@ -239,8 +238,7 @@ def stamp_event(event: Event, invocation_context: InvocationContext) -> None:
   The levels of calls and responses whose tool sets a level, or runs an
   agent, by call id; the rest take the default of the event's visibility.
   The state keys a tool's agent wrote into the event's ``state_delta``. And
-  an event produced inside a tool's call is marked internal (hidden too,
-  inside a hidden tool).
+  whether the event was produced inside a hidden tool's call.
 
   Args:
     event: The event, before plugins see it and before it is persisted.
@@ -284,12 +282,10 @@ def is_inside_hidden_tool(event: Event) -> bool:
 def _enclosing_tool_level(
     event: Event, table: _ToolTable
 ) -> ToolVisibility | None:
-  """Marks an event of a tool's agent or node internal; returns the level.
+  """Returns the strictest level of the tools whose call produced an event.
 
   The runtime puts a tool's run on the ``<tool>@<call id>`` branch below its
-  caller's, and so does it with the checkpoints of a workflow run as a tool,
-  which are authored by the workflow, a node no table of agents holds. An
-  event that waits for the client stays user-facing, as it does anywhere.
+  caller's, the checkpoints of a workflow run as a tool included.
   """
   if not event.branch or not table.branch_levels:
     return None
@@ -302,8 +298,6 @@ def _enclosing_tool_level(
   ]
   if not found:
     return None
-  if event.visibility is None and not event.long_running_tool_ids:
-    event.visibility = _INTERNAL
   return min(found, key=_STRICTEST_FIRST.index)
 
 
