@@ -747,3 +747,25 @@ async def test_an_event_that_is_the_runs_output_is_never_internal():
       output_for = event.node_info.output_for or ()
       if any(re.sub('@[^/]*', '', path) == root.name for path in output_for):
         assert event.is_user_facing, event
+
+
+def _welcome(text: str) -> Event:
+  return Event(message=text)
+
+
+@pytest.mark.asyncio
+async def test_a_message_built_out_of_sight_is_still_the_users():
+  def greet(node_input: Any) -> Any:
+    # The node's own code builds no Event: inference cannot read the
+    # message from it, the event says it.
+    del node_input
+    yield _welcome('Welcome!')
+    yield 'go'
+
+  root = Workflow(name='desk', edges=[(START, greet, _agent('helper'))])
+
+  events, session = await _run(root)
+
+  expected = {'greet': {True}, 'helper': {True}}
+  assert _flags_by_node(events) == expected
+  assert _flags_by_node(session.events) == expected

@@ -159,6 +159,9 @@ class VisibilityIndex:
   """Static path of each agent and workflow, to anchor event paths that start
   below the root, and to place events without a path (a workflow's
   checkpoints) by their author."""
+  message_paths: set[str] = dataclasses.field(default_factory=set)
+  """Static paths of function nodes whose messages are the user's wherever
+  they sit (not set explicitly, not inside a tool)."""
   forced_paths: set[str] = dataclasses.field(default_factory=set)
   """Static paths whose visibility was not inferred from what follows them:
   set explicitly, on the node or on an ancestor, or inside an agent or node
@@ -221,9 +224,23 @@ class VisibilityIndex:
       if len(self._event_paths) >= _MAX_MEMOIZED_PATHS:
         self._event_paths.clear()
       self._event_paths[key] = visibility
-    if visibility == INTERNAL and self._is_run_output(event):
+    if visibility == INTERNAL and (
+        self._is_run_output(event) or self._is_node_message(event)
+    ):
       return USER
     return visibility
+
+  def _is_node_message(self, event: Event) -> bool:
+    """Whether the event is a message a function node wrote for the user.
+
+    Inference reads a node's code to know whether it speaks; the event says
+    it for certain, also for a message the code builds out of sight.
+    """
+    if not self.message_paths or not is_message(event):
+      return False
+    segments = _NodePathBuilder.from_string(event.node_info.path).static_path
+    anchored = self._anchored(segments.split('/'))
+    return anchored is not None and '/'.join(anchored) in self.message_paths
 
   def _is_run_output(self, event: Event) -> bool:
     """Whether the event carries the root's own output, not set internal.
@@ -298,6 +315,7 @@ class VisibilityIndex:
   def _record(
       self, node: BaseNode, path: str, visibility: Visibility, forced: bool
   ) -> None:
+    from ..workflow._function_node import FunctionNode
     from ..workflow._workflow import Workflow
     from .base_agent import BaseAgent
 
@@ -306,6 +324,8 @@ class VisibilityIndex:
       self.by_path[path] = visibility
       if forced:
         self.forced_paths.add(path)
+      elif isinstance(node, FunctionNode):
+        self.message_paths.add(path)
     if isinstance(node, BaseAgent):
       self.by_name.setdefault(node.name, visibility)
     if isinstance(node, (BaseAgent, Workflow)):
@@ -685,6 +705,16 @@ def addresses_user(node: Any) -> bool:
   if isinstance(node, LlmAgent):
     return node.mode == AgentMode.TASK
   return _builds_messages(node)
+
+
+def is_message(event: Event) -> bool:
+  """Whether a node's event is a message: words or media, not its output."""
+  if event.output is not None or event.content is None:
+    return False
+  return any(
+      (part.text and not part.thought) or part.inline_data or part.file_data
+      for part in event.content.parts or ()
+  )
 
 
 def is_speaker(node: Any) -> bool:

@@ -53,7 +53,7 @@ from typing import Any
 from typing import Optional
 from typing import TYPE_CHECKING
 
-from . import _visibility_metadata
+from ..tools._tool_visibility import stamped_tool_writes
 
 if TYPE_CHECKING:
   from .event import Event
@@ -170,8 +170,4 @@ def _internal_writes(event: Event) -> Collection[str]:
   """Returns the keys of ``event``'s delta that an internal agent wrote."""
   if not event.is_user_facing:
     return event.actions.state_delta.keys()
-  keys = _visibility_metadata.read_entries(event.custom_metadata).get(
-      _visibility_metadata.STATE
-  )
-  # Stored events are data: anything but a list of keys marks none.
-  return frozenset(keys) if isinstance(keys, list) else frozenset()
+  return stamped_tool_writes(event)

@@ -16,12 +16,10 @@
 
 ``__adk_internal_visibility`` holds a dict of named entries. ``'event'`` is
 the event's own ``visibility``, written only in storage layouts without a
-field for it (see ``sessions/_visibility_storage.py``). ``'state'`` lists
-the keys of the event's ``state_delta`` that an internal agent wrote although
-the event itself is user-facing (see ``events/_state_view.py``). A dict
-rather than the bare value, so that what else ADK stores about an event's
-visibility joins it under the same key instead of adding one. The internal
-prefix keeps callers from setting it and API responses from showing it.
+field for it (see ``sessions/_visibility_storage.py``). A dict rather than the
+bare value, so that what else ADK stores about an event's visibility joins it
+under the same key instead of adding one. The internal prefix keeps callers
+from setting it and API responses from showing it.
 """
 
 from __future__ import annotations
@@ -34,7 +32,6 @@ from ._internal_metadata import INTERNAL_METADATA_PREFIX
 
 VISIBILITY_METADATA_KEY: Final = INTERNAL_METADATA_PREFIX + 'visibility'
 EVENT: Final = 'event'
-STATE: Final = 'state'
 
 
 def read_entries(metadata: Any) -> dict[str, Any]:

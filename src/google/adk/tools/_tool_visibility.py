@@ -91,6 +91,9 @@ ALLOWED_TOOL_VISIBILITIES: Final[tuple[str, ...]] = (HIDDEN, MINIMAL, FULL)
 _TABLE_METADATA_KEY: Final = '_adk_tool_visibility_table'
 # The entry of the event's visibility metadata that holds its levels.
 _LEVELS_ENTRY: Final = 'tools'
+# The entry that lists the keys a tool's agent wrote into the delta of a
+# user-facing event (see ``events/_state_view.py``).
+_STATE_ENTRY: Final = 'state'
 # The entry that marks an event produced inside a hidden tool's call.
 _INSIDE_ENTRY: Final = 'inside'
 _USER_AUTHOR: Final = 'user'
@@ -266,11 +269,20 @@ def stamp_event(event: Event, invocation_context: InvocationContext) -> None:
   if levels:
     entries[_LEVELS_ENTRY] = levels
   if answers_agent_tool and event.actions.state_delta:
-    entries[_visibility_metadata.STATE] = sorted(event.actions.state_delta)
+    entries[_STATE_ENTRY] = sorted(event.actions.state_delta)
   if entries:
     event.custom_metadata = _visibility_metadata.with_entries(
         event.custom_metadata, **entries
     )
+
+
+def stamped_tool_writes(event: Event) -> frozenset[str]:
+  """Returns the state keys a tool's agent wrote, as stored on an event."""
+  keys = _visibility_metadata.read_entries(event.custom_metadata).get(
+      _STATE_ENTRY
+  )
+  # Stored events are data: anything but a list of keys marks none.
+  return frozenset(keys) if isinstance(keys, list) else frozenset()
 
 
 def is_inside_hidden_tool(event: Event) -> bool:

@@ -37,6 +37,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..agents import _visibility
+from ._function_node import FunctionNode
 
 if TYPE_CHECKING:
   from ..agents.context import Context
@@ -60,7 +61,14 @@ def annotate_event(event: Event, ctx: Context) -> None:
   index = _visibility.index_for_invocation(ctx._invocation_context)
   if index is None or index.static_placement(ctx.node_path) is not None:
     return
-  visibility, _ = _placement(index, ctx)
+  visibility, forced = _placement(index, ctx)
+  if (
+      not forced
+      and isinstance(ctx._node, FunctionNode)
+      and _visibility.is_message(event)
+  ):
+    # A function node's message is the user's, whoever runs the node.
+    visibility = _visibility.USER
   if (
       visibility == _visibility.INTERNAL
       or index.visibility_of_event(event) != visibility
