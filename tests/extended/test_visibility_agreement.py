@@ -38,7 +38,6 @@ from google.adk.tools.exit_loop_tool import exit_loop
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.genai import types
-from pydantic import BaseModel
 import pytest
 
 pytestmark = inference.pytestmark
@@ -81,45 +80,9 @@ def _routed() -> Workflow:
   )
 
 
-class _Grade(BaseModel):
-  grade: str
-
-
-def _grade_loop() -> Workflow:
-  def route(node_input: dict[str, str]) -> Event:
-    return Event(route='retry' if node_input['grade'] == 'bad' else 'done')
-
-  generate = _agent('generate')
-  grade = _agent(
-      'grade', '{"grade": "bad"}', '{"grade": "good"}', output_schema=_Grade
-  )
-  return Workflow(
-      name='headlines',
-      edges=[(START, generate, grade, route), (route, {'retry': generate})],
-  )
-
-
-def _message_branches() -> Workflow:
-  def route(node_input: Any) -> Event:
-    del node_input
-    return Event(route='other')
-
-  def refuse(node_input: Any) -> Any:
-    del node_input
-    yield Event(message='Sorry, I only answer questions.')
-
-  return Workflow(
-      name='support',
-      edges=[
-          (START, _agent('classifier', 'other'), route),
-          (route, {'question': _agent('answerer'), 'other': refuse}),
-      ],
-  )
-
-
 _SHAPES = {
-    'grade_loop': _grade_loop,
-    'message_branches': _message_branches,
+    'grade_loop': lambda: inference._grade_loop([]),
+    'support_desk': inference._support_desk,
     'fan_out': lambda: Workflow(
         name='topics',
         edges=[(

@@ -56,6 +56,7 @@ _agent = inference._agent
 _call = inference._call
 _run = inference._run
 _flags_by_author = inference._flags_by_author
+_flags_by_node = inference._flags_by_node
 _sequence = inference._sequence
 _USER_ID = inference._USER_ID
 
@@ -648,15 +649,6 @@ async def test_flag_is_set_before_plugins_and_persistence():
     pass
 
   assert recorder.seen == [('draft', False, False), ('final', True, False)]
-
-
-def _flags_by_node(events: list[Event]) -> dict[str, set[bool]]:
-  flags: dict[str, set[bool]] = {}
-  for event in events:
-    if event.content is not None and event.author != 'user':
-      node = event.node_info.name or event.author
-      flags.setdefault(node, set()).add(event.is_user_facing)
-  return flags
 
 
 @pytest.mark.asyncio

@@ -298,9 +298,8 @@ class _Grade(BaseModel):
   grade: str
 
 
-@pytest.mark.asyncio
-async def test_workflow_structured_output_is_data_for_the_next_node():
-  passes = []
+def _grade_loop(passes: list[str]) -> Workflow:
+  """generate -> grade (structured) -> route, back to generate once."""
 
   def route(node_input: dict[str, str]) -> Event:
     passes.append(node_input['grade'])
@@ -310,12 +309,42 @@ async def test_workflow_structured_output_is_data_for_the_next_node():
   grade = _agent(
       'grade', '{"grade": "bad"}', '{"grade": "good"}', output_schema=_Grade
   )
-  workflow = Workflow(
+  return Workflow(
       name='headlines',
       edges=[(START, generate, grade, route), (route, {'retry': generate})],
   )
 
-  events, session = await _run(workflow)
+
+def _support_desk() -> Workflow:
+  """A greeting, then a label a route reads, leading to a refusal message."""
+
+  def greet(node_input: Any) -> Any:
+    del node_input
+    yield Event(message='Welcome!')
+    yield 'go'
+
+  def route(node_input: Any) -> Event:
+    del node_input
+    return Event(route='other')
+
+  def refuse(node_input: Any) -> Any:
+    del node_input
+    yield Event(message='Sorry, I only answer questions.')
+
+  return Workflow(
+      name='support',
+      edges=[
+          (START, greet, _agent('classifier', 'other'), route),
+          (route, {'question': _agent('answerer'), 'other': refuse}),
+      ],
+  )
+
+
+@pytest.mark.asyncio
+async def test_workflow_structured_output_is_data_for_the_next_node():
+  passes: list[str] = []
+
+  events, session = await _run(_grade_loop(passes))
 
   # The grade is read by the route: the headlines are what the user hears.
   assert passes == ['bad', 'good']
@@ -339,27 +368,7 @@ async def test_workflow_list_a_fan_out_reads_is_data():
 
 @pytest.mark.asyncio
 async def test_workflow_function_node_messages_address_the_user():
-  def greet(node_input: Any) -> Any:
-    yield Event(message='Welcome!')
-    yield 'go'
-
-  def route(node_input: Any) -> Event:
-    del node_input
-    return Event(route='other')
-
-  def refuse(node_input: Any) -> Any:
-    del node_input
-    yield Event(message='Sorry, I only answer questions.')
-
-  workflow = Workflow(
-      name='support',
-      edges=[
-          (START, greet, _agent('classifier', 'other'), route),
-          (route, {'question': _agent('answerer'), 'other': refuse}),
-      ],
-  )
-
-  events, session = await _run(workflow)
+  events, session = await _run(_support_desk())
 
   # Each branch ends in something that speaks, so the label is internal; a
   # function node's message is for the user although an agent follows it.
