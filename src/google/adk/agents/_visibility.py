@@ -707,14 +707,18 @@ def addresses_user(node: Any) -> bool:
   return _builds_messages(node)
 
 
-def is_message(event: Event) -> bool:
-  """Whether a node's event is a message: words or media, not its output."""
-  if event.output is not None or event.content is None:
-    return False
+def says_something(event: Event) -> bool:
+  """Whether an event carries something to read: words or media."""
+  parts = (event.content.parts if event.content else None) or ()
   return any(
       (part.text and not part.thought) or part.inline_data or part.file_data
-      for part in event.content.parts or ()
+      for part in parts
   )
+
+
+def is_message(event: Event) -> bool:
+  """Whether a node's event is a message: words or media, not its output."""
+  return event.output is None and says_something(event)
 
 
 def is_speaker(node: Any) -> bool:

@@ -67,6 +67,7 @@ from google.genai import types
 
 from . import _standing_answers
 from . import _state_view
+from ..agents._visibility import says_something
 from ..tools._tool_visibility import FULL
 from ..tools._tool_visibility import HIDDEN
 from ..tools._tool_visibility import is_inside_hidden_tool
@@ -261,11 +262,7 @@ def _is_answer(event: Event) -> bool:
   """Whether an event is a final response that says something to read."""
   if event.partial or event.error_code or not event.is_final_response():
     return False
-  parts = (event.content.parts if event.content else None) or []
-  return any(
-      (part.text and not part.thought) or part.inline_data or part.file_data
-      for part in parts
-  )
+  return says_something(event)
 
 
 def _for_user(
