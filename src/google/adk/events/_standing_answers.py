@@ -98,6 +98,8 @@ def mark_event(event: Event, invocation_context: InvocationContext) -> None:
 
 def stands_for_answer(event: Event) -> bool:
   """Whether an event was marked as standing for a user-facing answer."""
+  if not event.custom_metadata:
+    return False
   entries = _visibility_metadata.read_entries(event.custom_metadata)
   return entries.get(_ANSWER_ENTRY) is True
 

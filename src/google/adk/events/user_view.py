@@ -210,9 +210,10 @@ class _UserView:
           event_for_user
       ):
         self._answered = True
-    rank = _fallback_rank(event)
-    if rank is not None:
-      self._candidates[rank] = event
+    if event.output is not None or not event.is_user_facing:
+      rank = _fallback_rank(event)
+      if rank is not None:
+        self._candidates[rank] = event
     return shown
 
   def finish(self) -> list[Event]:

@@ -287,6 +287,8 @@ def stamped_tool_writes(event: Event) -> frozenset[str]:
 
 def is_inside_hidden_tool(event: Event) -> bool:
   """Whether an event was produced inside the call of a hidden tool."""
+  if not event.custom_metadata:
+    return False
   entries = _visibility_metadata.read_entries(event.custom_metadata)
   return entries.get(_INSIDE_ENTRY) == HIDDEN
 
