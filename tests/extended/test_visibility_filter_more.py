@@ -356,3 +356,34 @@ async def test_a_task_agents_result_takes_its_tools_level():
   assert _SECRET not in _received_text(events)
   assert _final_texts(events) == [_PUBLIC]
   assert _SECRET not in _received_text(user_view(session.events))
+
+
+@pytest.mark.asyncio
+async def test_a_task_agents_questions_over_turns_reload_as_they_were_shown():
+  intake = _agent('intake', 'Which date?', 'How many people?', mode='task')
+  workflow = Workflow(
+      name='booking', edges=[(START, intake, _agent('summary', _PUBLIC))]
+  )
+  runner = InMemoryRunner(node=workflow, app_name='filter_app')
+  session = await runner.session_service.create_session(
+      app_name='filter_app', user_id=_USER_ID
+  )
+  live = []
+  for text in ('book a table', 'tomorrow'):
+    async for event in runner.run_async(
+        user_id=_USER_ID,
+        session_id=session.id,
+        new_message=types.UserContent(parts=[types.Part(text=text)]),
+        run_config=RunConfig(visibility_mode='filter'),
+    ):
+      live.append(event)
+  stored = await runner.session_service.get_session(
+      app_name='filter_app', user_id=_USER_ID, session_id=session.id
+  )
+  assert stored is not None
+
+  # The paused workflow keeps one invocation across both turns: each
+  # question is the task agent's own, shown live and on reload alike.
+  reloaded = [e for e in user_view(stored.events) if e.author != 'user']
+  assert _final_texts(live) == ['Which date?', 'How many people?']
+  assert _final_texts(reloaded) == _final_texts(live)
