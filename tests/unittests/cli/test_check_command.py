@@ -149,4 +149,32 @@ def test_a_folder_that_does_not_load_exits_2(tmp_path, source):
   assert result.exit_code == 2
   assert result.stdout == ''
   assert 'Error: cannot load the agent in' in result.stderr
-  assert 'root_agent' in result.stderr
+  if source is None:
+    # No agent in the folder: say what it must hold.
+    assert 'must hold an agent.py' in result.stderr
+  else:
+    # The folder holds one, which raised: say that, not a guess.
+    assert 'undefined_name' in result.stderr
+    assert 'must hold' not in result.stderr
+
+
+def test_a_folder_whose_agent_is_misconfigured_says_so_without_a_guess(
+    tmp_path,
+):
+  folder = tmp_path / 'misconfigured'
+  folder.mkdir()
+  (folder / 'agent.py').write_text(
+      'from google.adk.agents import LlmAgent\n'
+      "root_agent = LlmAgent(name='writer', model='gemini-2.5-flash',"
+      " visibilty='internal')\n"
+  )
+
+  result = _check(str(folder))
+
+  assert result.exit_code == 2
+  assert (
+      "LlmAgent 'writer' has no keyword 'visibilty' and refuses it. Did you"
+      " mean 'visibility'?"
+  ) in result.stderr
+  assert 'must hold' not in result.stderr
+  assert 'Traceback' not in result.stderr

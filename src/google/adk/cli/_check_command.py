@@ -34,6 +34,7 @@ from ..diagnostics import check_agent_tree
 from ..diagnostics import CODES
 from ..diagnostics import Diagnostic
 from ..diagnostics import Severity
+from ._configuration_errors import load_error_text
 
 _WIDTH = 80
 _INDENT = '    '
@@ -101,12 +102,7 @@ def _load_root(agent: str) -> Any:
     with contextlib.redirect_stdout(sys.stderr):
       loaded = AgentLoader(agents_dir=agents_dir).load_agent(folder_name)
   except Exception as e:  # pylint: disable=broad-except
-    click.echo(
-        f'Error: cannot load the agent in {agent}: {e}\nThe folder must hold'
-        ' an agent.py (or __init__.py, or root_agent.yaml) that defines'
-        ' root_agent or an App, as for `adk run`.',
-        err=True,
-    )
+    click.echo(load_error_text(e, agent), err=True)
     return None
   return loaded.root_agent if isinstance(loaded, App) else loaded
 

@@ -110,24 +110,30 @@ def raise_on_unknown_names(root: Any) -> None:
   Plain ``include_sources`` entries keep their warning.
 
   Raises:
-    ValueError: Naming the agent, the name and the closest known name.
+    AgentConfigurationError: A ``ValueError`` naming the agent, the name and
+      the closest known name.
   """
+  from ._configuration_errors import AgentConfigurationError
+
+  errors = unknown_names_if_any(root)
+  if errors:
+    raise AgentConfigurationError(errors)
+
+
+def unknown_names_if_any(root: Any) -> list[Diagnostic]:
+  """The ADK-D104 errors of a tree that has windows or exclusions, else []."""
   try:
     if root is None or not any(
         window_entries(node) or getattr(node, 'exclude_sources', None)
         for node in walk(root)
     ):
-      return
-    errors = list(unknown_names(root))
+      return []
+    return list(unknown_names(root))
   except Exception:  # pylint: disable=broad-except
     # A root that is not a node tree (a duck-typed agent) has no names to
     # check, and a bug here must never break building a runner.
     logger.debug('Source name check failed for %r.', root, exc_info=True)
-    return
-  if errors:
-    raise ValueError(
-        ' '.join(f'{error.message} {error.hint}' for error in errors)
-    )
+    return []
 
 
 def _empty_window(node: Any, window: Any) -> Iterator[Diagnostic]:

@@ -1,0 +1,154 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+
+"""A wrong setting through the real doors: ``adk run`` and ``adk api_server``.
+
+Each door must give the user the one message (the agent, the setting, the
+fix) and no traceback or bare 500, and must lose nothing already stored.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+import subprocess
+import textwrap
+
+from _adk_process import adk_command
+from _adk_process import serving
+import httpx
+import pytest
+
+_APPS = {
+    'exclusion_typo': (
+        """
+        from google.adk.agents import LlmAgent, SequentialAgent
+        root_agent = SequentialAgent(name='team', sub_agents=[
+            LlmAgent(name='researcher', model='gemini-2.5-flash'),
+            LlmAgent(name='writer', model='gemini-2.5-flash',
+                     exclude_sources=['reseacher'])])
+    """
+    ),
+    'workflow_keyword_typo': (
+        """
+        from google.adk.agents import LlmAgent
+        from google.adk.workflow import START, Workflow
+        inner = Workflow(name='inner', visibilty='internal', edges=[
+            (START, LlmAgent(name='a', model='gemini-2.5-flash'))])
+        root_agent = Workflow(name='flow', edges=[(START, inner)])
+    """
+    ),
+    'node_keyword_typo': (
+        """
+        from google.adk.workflow import START, FunctionNode, Workflow
+        def step():
+          return 'ok'
+        root_agent = Workflow(name='flow', edges=[
+            (START, FunctionNode(func=step, name='step', visibilty='user'))])
+    """
+    ),
+}
+_EXPECTED = {
+    'exclusion_typo': "Did you mean 'researcher'?",
+    'workflow_keyword_typo': (
+        "Workflow 'inner' has no keyword 'visibilty' and ignores it"
+    ),
+    'node_keyword_typo': "FunctionNode has no keyword 'visibilty'",
+}
+
+
+@pytest.fixture(name='agents_dir', scope='module')
+def _agents_dir_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
+  agents_dir = tmp_path_factory.mktemp('config_errors') / 'agents'
+  for name, source in _APPS.items():
+    (agents_dir / name).mkdir(parents=True)
+    (agents_dir / name / 'agent.py').write_text(textwrap.dedent(source))
+  return agents_dir
+
+
+def _env() -> dict[str, str]:
+  env = {
+      k: v
+      for k, v in os.environ.items()
+      if not k.startswith(('GOOGLE_', 'GEMINI_'))
+  }
+  env['PYTHONWARNINGS'] = 'ignore'
+  return env
+
+
+@pytest.mark.parametrize('app', sorted(_APPS))
+def test_adk_run_prints_the_message_and_exits_2(agents_dir, app):
+  result = subprocess.run(
+      adk_command() + ['run', str(agents_dir / app)],
+      input='hello\nexit\n',
+      capture_output=True,
+      text=True,
+      cwd=agents_dir,
+      env=_env(),
+      timeout=120,
+      check=False,
+  )
+
+  assert result.returncode == 2, result.stderr
+  assert _EXPECTED[app] in result.stderr
+  assert 'Error: ' in result.stderr
+  assert 'Traceback' not in result.stderr + result.stdout
+
+
+@pytest.mark.parametrize('app', sorted(_APPS))
+def test_adk_check_says_the_error_it_met(agents_dir, app):
+  result = subprocess.run(
+      adk_command() + ['check', str(agents_dir / app)],
+      capture_output=True,
+      text=True,
+      cwd=agents_dir,
+      env=_env(),
+      timeout=120,
+      check=False,
+  )
+
+  assert result.returncode in (1, 2)
+  assert _EXPECTED[app] in result.stdout + result.stderr
+  assert 'must hold' not in result.stderr
+  assert 'Traceback' not in result.stderr
+
+
+def test_api_server_answers_json_and_keeps_the_session(agents_dir, tmp_path):
+  session_uri = f'sqlite:///{tmp_path / "sessions.db"}'
+  with serving(
+      ['api_server', f'--session_service_uri={session_uri}', str(agents_dir)],
+      workdir=tmp_path,
+  ) as url:
+    for app in sorted(_APPS):
+      session = f'{url}/apps/{app}/users/u/sessions/s1'
+      created = httpx.post(session, json={'kept': 'yes'})
+      assert created.status_code == 200, created.text
+      body = {
+          'app_name': app,
+          'user_id': 'u',
+          'session_id': 's1',
+          'new_message': {'role': 'user', 'parts': [{'text': 'hi'}]},
+      }
+      for endpoint in ('/run', '/run_sse'):
+        response = httpx.post(url + endpoint, json=body, timeout=60)
+        assert response.status_code == 500, (app, endpoint)
+        assert response.headers['content-type'] == 'application/json'
+        assert _EXPECTED[app] in response.json()['detail'], (app, endpoint)
+      stored = httpx.get(session).json()
+      assert stored['state'] == {'kept': 'yes'} and stored['events'] == []
+  log = (tmp_path / 'adk_api_server.log').read_text()
+  for app in _APPS:
+    # Two requests each, one line in the log.
+    assert log.count(f'App {app!r} cannot run') == 1, app
