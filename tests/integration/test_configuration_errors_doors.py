@@ -152,3 +152,46 @@ def test_api_server_answers_json_and_keeps_the_session(agents_dir, tmp_path):
   for app in _APPS:
     # Two requests each, one line in the log.
     assert log.count(f'App {app!r} cannot run') == 1, app
+
+
+def test_adk_web_shows_the_message_where_the_user_looks(agents_dir, tmp_path):
+  from test_dev_ui_browser import _chromium
+  from test_dev_ui_browser import _CHROMIUM_FLAGS
+  from test_dev_ui_browser import _missing
+  from test_dev_ui_browser import _open_app
+
+  executable = _chromium()
+  try:
+    from playwright.sync_api import sync_playwright
+  except ImportError:
+    _missing('Playwright is not installed.')
+  with serving(
+      [
+          'web',
+          '--no-reload',
+          '--session_service_uri=memory://',
+          '--artifact_service_uri=memory://',
+          '--memory_service_uri=memory://',
+          str(agents_dir),
+      ],
+      workdir=tmp_path,
+      env={**_env(), 'HOME': str(tmp_path)},
+  ) as base_url, sync_playwright() as playwright:
+    browser = playwright.chromium.launch(
+        executable_path=executable, args=_CHROMIUM_FLAGS
+    )
+    try:
+      page = browser.new_context(viewport={'width': 1400, 'height': 900})
+      page = page.new_page()
+      page.set_default_timeout(30_000)
+      for app in ('exclusion_typo', 'node_keyword_typo'):
+        _open_app(page, base_url, app)
+        box = page.locator('textarea').first
+        box.fill('write the report')
+        box.press('Enter')
+        # The server refuses the run with a JSON error; the page shows its
+        # message, not a silent chat.
+        page.get_by_text(_EXPECTED[app]).first.wait_for()
+        assert 'Traceback' not in page.inner_text('body')
+    finally:
+      browser.close()

@@ -30,6 +30,7 @@ from google.adk.runners import InMemoryRunner
 from google.adk.workflow import FunctionNode
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
+from google.genai import types
 import pytest
 
 warnings.filterwarnings('ignore', message=r'\[EXPERIMENTAL\]')
@@ -82,6 +83,30 @@ def test_a_runner_refuses_a_keyword_a_node_ignored():
 
   assert isinstance(caught.value, AgentConfigurationError)
   assert describe(caught.value) == str(caught.value)
+
+
+@pytest.mark.asyncio
+async def test_a_keyword_like_no_field_is_a_warning_and_the_app_runs():
+  root = Workflow(name='flow', edges=[(START, _step)], team_notes='draft 2')
+
+  (finding,) = [d for d in check_agent_tree(root) if d.code == 'ADK-D112']
+  runner = InMemoryRunner(node=root, app_name='app')
+  session = await runner.session_service.create_session(
+      app_name='app', user_id='u'
+  )
+  events = [
+      event
+      async for event in runner.run_async(
+          user_id='u',
+          session_id=session.id,
+          new_message=types.UserContent(parts=[types.Part(text='hi')]),
+      )
+  ]
+
+  # Upstream ignores it as well; an app written for upstream keeps running.
+  assert finding.severity.value == 'warning'
+  assert "has no keyword 'team_notes'" in finding.message
+  assert [event.output for event in events if event.output] == ['ok']
 
 
 def test_a_runner_refusing_source_names_is_described_as_it_raised():

@@ -20,8 +20,10 @@ Agents refuse an unknown keyword when they are built (pydantic's
 ``Workflow`` or ``JoinNode`` ignores it: ``Workflow(..., visibilty='internal')``
 builds, and the setting the author meant never applies. The node remembers
 such keywords when it is built (``workflow/_ignored_keywords.py``), so that
-``adk check`` reports them and a ``Runner`` refuses the tree, with the same
-sentence that describes an agent's refused keyword.
+``adk check`` reports them with the same sentence that describes an agent's
+refused keyword. A near miss of a keyword the node has (``visibilty``) is an
+error, and a ``Runner`` refuses the tree; any other keyword is a warning,
+since upstream ignores it too and an app written for upstream may pass it.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from typing import Iterator
 
 from ..workflow._base_node import BaseNode
 from ..workflow._ignored_keywords import ignored_keywords
+from ..workflow._ignored_keywords import is_near_miss
 from ..workflow._ignored_keywords import known_keywords
 from ..workflow._ignored_keywords import unknown_keyword_message
 from ._checks import walk
@@ -44,13 +47,14 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
   """Reports the keywords each node of the tree ignored when it was built."""
   for node in walk(root):
     for keyword in ignored_keywords(node):
+      known = known_keywords(type(node))
       message, hint = unknown_keyword_message(
-          type(node).__name__,
-          node.name,
-          keyword,
-          known_keywords(type(node)),
-          ignored=True,
+          type(node).__name__, node.name, keyword, known, ignored=True
       )
-      yield Diagnostic(
-          Severity.ERROR, UNKNOWN_KEYWORD, node.name, message, hint
+      # A near miss of a real keyword is a setting that silently does not
+      # apply; any other keyword upstream ignores too, and an app built
+      # for upstream may pass it, so it is reported but the run goes on.
+      severity = (
+          Severity.ERROR if is_near_miss(keyword, known) else Severity.WARNING
       )
+      yield Diagnostic(severity, UNKNOWN_KEYWORD, node.name, message, hint)

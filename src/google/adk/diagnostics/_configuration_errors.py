@@ -32,6 +32,7 @@ from typing import Any
 from typing import Iterator
 
 from ._diagnostic import Diagnostic
+from ._diagnostic import Severity
 
 # Python's wording for a call with a keyword the function does not take.
 _UNEXPECTED_KEYWORD = re.compile(
@@ -62,7 +63,7 @@ def raise_on_configuration_errors(root: Any) -> None:
 
   Called when a ``Runner`` is built, the first moment the tree is known: a
   ``SourceWindow`` or ``exclude_sources`` naming nothing in the tree (ADK-D104
-  errors) and a keyword a workflow node ignored (ADK-D112).
+  errors) and a misspelt keyword a workflow node ignored (ADK-D112 errors).
 
   Raises:
     AgentConfigurationError: Naming each agent, setting and fix.
@@ -70,7 +71,11 @@ def raise_on_configuration_errors(root: Any) -> None:
   from ._check_keywords import check as check_keywords
   from ._check_source_windows import unknown_names_if_any
 
-  errors = unknown_names_if_any(root) + _safely(check_keywords, root)
+  errors = unknown_names_if_any(root) + [
+      finding
+      for finding in _safely(check_keywords, root)
+      if finding.severity is Severity.ERROR
+  ]
   if errors:
     raise AgentConfigurationError(errors)
 

@@ -112,6 +112,15 @@ def unknown_keyword_message(
       'ignores it, so the setting has no effect' if ignored else 'refuses it'
   )
   message = f'{who} has no keyword {keyword!r} and {effect}.'
-  matches = difflib.get_close_matches(keyword, list(known), n=1)
+  matches = _close_matches(keyword, known)
   guess = f'Did you mean {matches[0]!r}? ' if matches else ''
   return message, f'{guess}Fix the keyword or remove it.'
+
+
+def is_near_miss(keyword: str, known: Iterable[str]) -> bool:
+  """Whether ``keyword`` looks like a misspelling of one of ``known``."""
+  return bool(_close_matches(keyword, known))
+
+
+def _close_matches(keyword: str, known: Iterable[str]) -> list[str]:
+  return difflib.get_close_matches(keyword, list(known), n=1)

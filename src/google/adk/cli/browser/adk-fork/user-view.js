@@ -72,18 +72,49 @@
     return parsed.toString();
   }
 
+  /**
+   * A run the server refuses before it starts (an app whose configuration is
+   * wrong: the server answers /run_sse with an error status and a JSON
+   * `detail`) would leave the chat silent: the dev UI reads an error only
+   * from inside the event stream. Such an answer is handed to the UI as a
+   * stream holding that one error, so the message shows where the user
+   * looks; other clients of the server still get the status.
+   */
+  function withRefusalInStream(response) {
+    var type = response.headers.get('content-type') || '';
+    if (response.ok || type.indexOf('application/json') === -1) {
+      return response;
+    }
+    return response.clone().json().then(
+      function (body) {
+        if (!body || typeof body.detail !== 'string') {
+          return response;
+        }
+        var event = JSON.stringify({error: body.detail});
+        return new Response('data: ' + event + '\n\n', {
+          status: 200,
+          headers: {'content-type': 'text/event-stream'},
+        });
+      },
+      function () {
+        return response;
+      }
+    );
+  }
+
   // /run_sse is posted with fetch.
   var originalFetch = window.fetch;
   window.fetch = function (input, init) {
-    if (!isPreview()) {
-      return originalFetch.apply(this, arguments);
-    }
     var url = typeof input === 'string' ? input : input && input.url;
     var method = ((init && init.method) || 'GET').toUpperCase();
+    var isRun = method === 'POST' && RUN_SSE_PATH.test(pathOf(url));
+    if (!isPreview()) {
+      var answer = originalFetch.apply(this, arguments);
+      return isRun ? answer.then(withRefusalInStream) : answer;
+    }
     if (
       typeof input === 'string' &&
-      method === 'POST' &&
-      RUN_SSE_PATH.test(pathOf(url)) &&
+      isRun &&
       init &&
       typeof init.body === 'string'
     ) {
@@ -94,7 +125,7 @@
       } catch (e) {
         // Not JSON: leave the request as the app made it.
       }
-      return originalFetch.call(this, input, init);
+      return originalFetch.call(this, input, init).then(withRefusalInStream);
     }
     if (method === 'GET' && typeof input === 'string' &&
         SESSION_PATH.test(pathOf(url))) {
