@@ -24,7 +24,6 @@ folder. Errors that are not about configuration pass through unchanged.
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import functools
 import logging
@@ -37,6 +36,7 @@ from typing import Iterator
 import click
 
 from ..diagnostics._configuration_errors import describe
+from ..diagnostics._run_start import logged_recently
 
 logger = logging.getLogger('google_adk.' + __name__)
 
@@ -47,11 +47,6 @@ EXIT_CONFIGURATION_ERROR = 2
 # fix it by changing the request, and retrying does not help. The JSON detail
 # says what the operator must fix.
 HTTP_STATUS = 500
-
-_MAX_REMEMBERED = 256
-_logged: collections.OrderedDict[tuple[str, str], None] = (
-    collections.OrderedDict()
-)
 
 
 def exits_on_configuration_error(command: Callable[..., Any]) -> Callable:
@@ -136,11 +131,6 @@ def load_error_text(error: Exception, folder: str) -> str:
 
 
 def _log_once(app_name: str, message: str, error: Exception) -> None:
-  key = (app_name, message)
-  if key in _logged:
-    _logged.move_to_end(key)
+  if logged_recently((app_name, message)):
     return
-  _logged[key] = None
-  if len(_logged) > _MAX_REMEMBERED:
-    _logged.popitem(last=False)
   logger.error('App %r cannot run: %s', app_name, message, exc_info=error)

@@ -33,10 +33,10 @@ from __future__ import annotations
 import collections
 import logging
 from typing import Any
+from typing import Hashable
 
 from ._checks import run_checks
 from ._checks import walk
-from ._diagnostic import Diagnostic
 from ._diagnostic import Severity
 
 logger = logging.getLogger('google_adk.' + __name__)
@@ -51,7 +51,7 @@ _LEVELS = {
 }
 
 _MAX_REMEMBERED = 256
-_recently_logged: collections.OrderedDict[tuple[str, Diagnostic], None] = (
+_recently_logged: collections.OrderedDict[Hashable, None] = (
     collections.OrderedDict()
 )
 
@@ -71,13 +71,8 @@ def log_tree_diagnostics(root: Any) -> None:
     logger.debug('Diagnostics failed for %r.', root, exc_info=True)
     return
   for diagnostic in diagnostics:
-    key = (root.name, diagnostic)
-    if key in _recently_logged:
-      _recently_logged.move_to_end(key)
+    if logged_recently((root.name, diagnostic)):
       continue
-    _recently_logged[key] = None
-    if len(_recently_logged) > _MAX_REMEMBERED:
-      _recently_logged.popitem(last=False)
     logger.log(
         _LEVELS[diagnostic.severity],
         '%s %s [%s] %s Fix: %s',
@@ -89,6 +84,22 @@ def log_tree_diagnostics(root: Any) -> None:
         # For handlers that show findings their own way, such as adk run.
         extra={'adk_diagnostic': diagnostic},
     )
+
+
+def logged_recently(key: Hashable) -> bool:
+  """Whether ``key`` was logged recently; records it as logged now.
+
+  A server that builds a runner, or loads an app, per request would repeat
+  the same lines on every request; the most recent keys are remembered, up
+  to a bound.
+  """
+  if key in _recently_logged:
+    _recently_logged.move_to_end(key)
+    return True
+  _recently_logged[key] = None
+  if len(_recently_logged) > _MAX_REMEMBERED:
+    _recently_logged.popitem(last=False)
+  return False
 
 
 def _uses_checked_settings(root: Any) -> bool:
