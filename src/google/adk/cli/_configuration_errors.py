@@ -49,7 +49,9 @@ EXIT_CONFIGURATION_ERROR = 2
 HTTP_STATUS = 500
 
 
-def exits_on_configuration_error(command: Callable[..., Any]) -> Callable:
+def exits_on_configuration_error(
+    command: Callable[..., Any],
+) -> Callable[..., Any]:
   """Makes a CLI command print a configuration error and exit with 2.
 
   The traceback is written to the command's log, and with ``--log_level

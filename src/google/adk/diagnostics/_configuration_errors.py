@@ -105,10 +105,11 @@ def describe(error: BaseException) -> str | None:
 
 def _chain(error: BaseException) -> Iterator[BaseException]:
   seen = set()
-  while error is not None and id(error) not in seen:
-    seen.add(id(error))
-    yield error
-    error = error.__cause__ or error.__context__
+  current: BaseException | None = error
+  while current is not None and id(current) not in seen:
+    seen.add(id(current))
+    yield current
+    current = current.__cause__ or current.__context__
 
 
 def _describe_validation_error(error: BaseException) -> str | None:
@@ -125,7 +126,7 @@ def _describe_validation_error(error: BaseException) -> str | None:
 
   kind = type(model).__name__
   name = data.get('name') if isinstance(data.get('name'), str) else None
-  sentences = []
+  sentences: list[str] = []
   for item in error.errors():
     field = '.'.join(str(part) for part in item['loc'])
     if item['type'] == 'extra_forbidden':
@@ -142,7 +143,9 @@ def _describe_validation_error(error: BaseException) -> str | None:
   return ' '.join(sentences) + _where(error)
 
 
-def _model_being_built(error: BaseException) -> tuple[Any, dict] | None:
+def _model_being_built(
+    error: BaseException,
+) -> tuple[Any, dict[str, Any]] | None:
   """The agent or node whose construction raised ``error``, and its keywords.
 
   pydantic's ``BaseModel.__init__`` is the innermost Python frame of such an
@@ -163,7 +166,9 @@ def _describe_type_error(error: BaseException) -> str | None:
   if not isinstance(error, TypeError):
     return None
   match = _UNEXPECTED_KEYWORD.search(str(error))
-  cls = _node_class(match.group('kind')) if match else None
+  if match is None:
+    return None
+  cls = _node_class(match.group('kind'))
   if cls is None:
     return None
   from ..workflow._ignored_keywords import known_keywords

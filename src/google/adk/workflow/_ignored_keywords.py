@@ -69,15 +69,17 @@ def ignored_keywords(node: Any) -> tuple[str, ...]:
 
 def known_keywords(cls: type) -> list[str]:
   """The keywords ``cls`` takes: its fields, their aliases, its parameters."""
-  names = set()
+  names: set[str] = set()
   for field_name, field in getattr(cls, 'model_fields', {}).items():
     names.add(field_name)
     if isinstance(field.alias, str):
       names.add(field.alias)
+  parameters: Iterable[inspect.Parameter]
   try:
-    parameters = inspect.signature(cls.__init__).parameters.values()
+    # The class's own __init__, which a node such as FunctionNode defines.
+    parameters = inspect.signature(getattr(cls, '__init__')).parameters.values()
   except (TypeError, ValueError):
-    parameters = []
+    parameters = ()
   names.update(
       p.name
       for p in parameters
