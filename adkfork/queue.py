@@ -359,6 +359,10 @@ _OPTIONAL_TEXT_FIELDS = (
     'fork-only-reason',
 )
 _ISSUE_RELATIONS = ('fixes', 'addresses', 'part-of')
+# Words a reviewer reads as a fact about the PR that the PR cannot show.
+_UNBACKED_CLAIM = re.compile(
+    r'\b(?:is |are |was |were |as )?(?:agreed|attached)\b', re.IGNORECASE
+)
 _DESIGN_ISSUE_WAVE = 2
 _LIST_FIELDS = ('patches', 'modules', 'tests', 'depends-on')
 _KNOWN_FIELDS = frozenset(
@@ -404,6 +408,15 @@ def _entry_problems(
           f'`{key}` has a line `---`, which ends a commit message for'
           ' `git am`: use a heading or a blank line instead'
       )
+  if entry.get('status') != 'fork-only':
+    for key in _TEMPLATE_FIELDS + _OPTIONAL_TEXT_FIELDS:
+      value = entry.get(key)
+      claim = _UNBACKED_CLAIM.search(value) if isinstance(value, str) else None
+      if claim:
+        problems.append(
+            f'`{key}` says {claim.group(0)!r}: a body sent upstream claims no'
+            ' agreement nobody gave and no attachment it does not carry'
+        )
   issue = entry.get('issue')
   if issue is not None and (
       isinstance(issue, bool) or not isinstance(issue, int) or issue <= 0

@@ -240,6 +240,11 @@ def test_manifest_reads_the_template_fields(tmp_path):
             '`patches`',
         ),
         (('e2e = "e"', 'e2e = "e"\nsize_reason = "x"'), 'unknown field'),
+        (
+            ('solution = "s"', 'solution = "as the design issue agreed it"'),
+            'claims no agreement',
+        ),
+        (('e2e = "e"', 'e2e = "the image is attached"'), '`e2e` says'),
     ],
 )
 def test_malformed_entry_names_the_entry_and_the_field(tmp_path, change, named):
