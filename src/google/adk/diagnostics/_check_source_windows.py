@@ -18,7 +18,10 @@
   nothing in the tree. For a plain entry the same code is a warning (see
   ``_check_include_sources``); for the new forms a typo silently changes what
   is admitted (``exclude_sources=['reseacher']`` admits the researcher), so a
-  ``Runner`` built for the tree refuses it (``raise_on_unknown_names``).
+  ``Runner`` built for the tree refuses it, with the other settings it
+  refuses (``_configuration_errors.raise_on_configuration_errors``, which
+  reads ``unknown_names_if_any``; ``raise_on_unknown_names`` refuses these
+  names alone).
 * ADK-D108: a window on a source that never speaks before the agent: the
   window has nothing to count.
 * ADK-D109: a window of 0 items: ``last=0`` (or ``first=0``) admits nothing
