@@ -70,10 +70,9 @@ from . import _state_view
 from ..agents._visibility import says_something
 from ..tools._tool_visibility import FULL
 from ..tools._tool_visibility import HIDDEN
+from ..tools._nested_progress import progress_of
 from ..tools._tool_visibility import is_inside_hidden_tool
-from ..tools._tool_visibility import MINIMAL
-from ..tools._tool_visibility import stamped_levels
-from ..utils._function_call_names import CLIENT_FUNCTION_CALL_NAMES
+from ..tools._tool_visibility import shown_level
 
 if TYPE_CHECKING:
   from ..agents.run_config import RunConfig
@@ -269,6 +268,9 @@ def _is_answer(event: Event) -> bool:
 def _for_user(
     event: Event, client_state_keys: frozenset[str] = frozenset()
 ) -> Event | None:
+  if progress_of(event) is not None:
+    # Already at the level the caller asked for (tools/_nested_progress.py).
+    return event
   is_error = bool(event.error_code or event.error_message)
   user_facing = event.is_user_facing
   if not user_facing and event.partial and not is_error:
@@ -342,8 +344,6 @@ def _parts_for_user(
     event: Event, parts: list[types.Part], user_facing: bool
 ) -> list[types.Part]:
   """Returns ``parts`` itself when every part is shown as it is."""
-  levels = stamped_levels(event)
-  must_act = event.long_running_tool_ids or ()
   kept: list[types.Part] = []
   changed = False
   for part in parts:
@@ -354,10 +354,7 @@ def _parts_for_user(
       else:
         changed = True
       continue
-    if call.name in CLIENT_FUNCTION_CALL_NAMES or call.id in must_act:
-      level = FULL
-    else:
-      level = levels.get(call.id or '') or (FULL if user_facing else MINIMAL)
+    level = shown_level(event, call)
     if level == FULL:
       kept.append(part)
     elif level == HIDDEN:

@@ -96,6 +96,8 @@ _LEVELS_ENTRY: Final = 'tools'
 _STATE_ENTRY: Final = 'state'
 # The entry that marks an event produced inside a hidden tool's call.
 _INSIDE_ENTRY: Final = 'inside'
+# The entry that lists the calls of an event that run an agent or a node.
+_AGENT_CALLS_ENTRY: Final = 'agents'
 _USER_AUTHOR: Final = 'user'
 _FINISH_TASK: Final = 'finish_task'
 _STRICTEST_FIRST: Final[tuple[str, ...]] = (HIDDEN, MINIMAL, FULL)
@@ -240,8 +242,10 @@ def stamp_event(event: Event, invocation_context: InvocationContext) -> None:
 
   The levels of calls and responses whose tool sets a level, or runs an
   agent, by call id; the rest take the default of the event's visibility.
-  The state keys a tool's agent wrote into the event's ``state_delta``. And
-  whether the event was produced inside a hidden tool's call.
+  The calls of tools that run an agent or a node, which a client draws as
+  that agent's work rather than as a tool. The state keys a tool's agent
+  wrote into the event's ``state_delta``. And whether the event was
+  produced inside a hidden tool's call.
 
   Args:
     event: The event, before plugins see it and before it is persisted.
@@ -255,6 +259,7 @@ def stamp_event(event: Event, invocation_context: InvocationContext) -> None:
     entries[_INSIDE_ENTRY] = HIDDEN
   parts = (event.content.parts if event.content else None) or []
   levels: dict[str, ToolVisibility] = {}
+  agent_calls: list[str] = []
   answers_agent_tool = False
   for part in parts:
     call = part.function_call or part.function_response
@@ -264,10 +269,15 @@ def stamp_event(event: Event, invocation_context: InvocationContext) -> None:
     level = table.levels.get(key)
     if level is not None:
       levels[call.id] = level
-    if part.function_response is not None and key in table.agent_tools:
-      answers_agent_tool = True
+    if key in table.agent_tools:
+      if part.function_response is not None:
+        answers_agent_tool = True
+      elif level != HIDDEN:
+        agent_calls.append(call.id)
   if levels:
     entries[_LEVELS_ENTRY] = levels
+  if agent_calls:
+    entries[_AGENT_CALLS_ENTRY] = agent_calls
   if answers_agent_tool and event.actions.state_delta:
     entries[_STATE_ENTRY] = sorted(event.actions.state_delta)
   if entries:
@@ -283,6 +293,15 @@ def stamped_tool_writes(event: Event) -> frozenset[str]:
   )
   # Stored events are data: anything but a list of keys marks none.
   return frozenset(keys) if isinstance(keys, list) else frozenset()
+
+
+def calls_running_agents(event: Event) -> frozenset[str]:
+  """Returns the ids of an event's calls of tools that run an agent or node."""
+  ids = _visibility_metadata.read_entries(event.custom_metadata).get(
+      _AGENT_CALLS_ENTRY
+  )
+  # Stored events are data: anything but a list of ids marks none.
+  return frozenset(ids) if isinstance(ids, list) else frozenset()
 
 
 def is_inside_hidden_tool(event: Event) -> bool:
@@ -313,6 +332,40 @@ def _enclosing_tool_level(
   if not found:
     return None
   return min(found, key=_STRICTEST_FIRST.index)
+
+
+def shown_level(event: Event, call: Any) -> str:
+  """Returns the level at which a call or response of an event is shown.
+
+  Args:
+    event: The event that carries the part.
+    call: The part's ``FunctionCall`` or ``FunctionResponse``.
+  """
+  if call.name in CLIENT_FUNCTION_CALL_NAMES or call.id in (
+      event.long_running_tool_ids or ()
+  ):
+    # The client must act on it.
+    return FULL
+  level = stamped_levels(event).get(call.id or '')
+  if level in ALLOWED_TOOL_VISIBILITIES:
+    return str(level)
+  return FULL if event.is_user_facing else MINIMAL
+
+
+def level_of_tool(
+    invocation_context: InvocationContext, author: str, tool_name: str
+) -> ToolVisibility:
+  """Returns the configured level of an agent's tool, before any default.
+
+  A tool that runs an agent is ``'minimal'`` unless set; any other tool
+  without a level is ``'full'`` here, the level of a user-facing agent's.
+  """
+  table = invocation_context._private_metadata.get(_TABLE_METADATA_KEY)
+  if isinstance(table, _ToolTable):
+    level = table.levels.get((author, tool_name))
+    if level is not None:
+      return level
+  return FULL
 
 
 def stamped_levels(event: Event) -> Mapping[str, Any]:

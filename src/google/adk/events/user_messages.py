@@ -1,0 +1,322 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""A conversation as the messages a chat client draws: one per turn and side.
+
+``user_view`` gives a client one entry per event, so a turn in which the
+assistant called three tools and then answered arrives as a pile of bubbles.
+``user_messages`` turns the same events into messages: for each turn, the
+user's message and one assistant message whose parts are, in the order they
+happened, the text the user reads and a card for each tool call the user may
+see:
+
+* a tool at level ``'minimal'`` gives a card with its name and status;
+* at ``'full'`` the card also holds the call's arguments and its result;
+* a call the client answers (a long-running call, a confirmation, a credential
+  or input request) is always a full card, ``client=True``, ``'waiting'``
+  until the client's answer arrives, so the client can still answer it;
+* a ``'hidden'`` tool gives nothing.
+
+A turn starts with a message the user typed; the client's answer to one of its
+tools continues the turn it answers. The work of an agent or node run as a
+tool (an ``AgentTool``'s nested run as recorded with its response, or the
+events on the tool's ``<tool>@<call id>`` branch) is the card's ``nested``
+run, never a card or text of its own. Errors are parts too.
+
+The parts are built from ``user_view`` of the events, so the rules of what a
+user sees are those of filter mode, and the messages are the same for a run's
+live events in filter mode and for the session that stores them. Progress
+events (partial) are left out: a client shows them while the turn runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import Iterable
+from typing import Literal
+from typing import Optional
+
+from google.genai import types
+from pydantic import alias_generators
+from pydantic import BaseModel
+from pydantic import ConfigDict
+from pydantic import Field
+
+from ..tools import _nested_progress
+from ..tools._tool_visibility import calls_running_agents
+from ..tools._tool_visibility import FULL
+from ..tools._tool_visibility import shown_level
+from ..utils._function_call_names import CLIENT_FUNCTION_CALL_NAMES
+from .event import Event
+from .user_view import user_view
+
+_USER_AUTHOR = 'user'
+
+
+class _Model(BaseModel):
+  model_config = ConfigDict(
+      alias_generator=alias_generators.to_camel,
+      populate_by_name=True,
+  )
+
+
+class NestedStep(_Model):
+  """A tool call made by an agent or node that runs as a tool."""
+
+  id: str
+  name: str
+  status: str
+  """``'running'`` or ``'done'``."""
+  args: Optional[dict[str, Any]] = None
+  result: Optional[Any] = None
+
+
+class NestedRun(_Model):
+  """The work of an agent or node run as a tool, as the client may see it."""
+
+  run: str
+  """The run's id: the id of the call that started it."""
+  agent: str
+  """The name of the tool that runs the agent or node."""
+  status: str
+  """``'started'``, ``'finished'`` or ``'error'``."""
+  steps: list[NestedStep] = Field(default_factory=list)
+  runs: list[NestedRun] = Field(default_factory=list)
+  """Runs of agent tools called inside this one."""
+  error: Optional[str] = None
+
+
+class ToolCard(_Model):
+  """A tool call in an assistant message."""
+
+  call_id: str
+  name: str
+  level: Literal['minimal', 'full']
+  client: bool = False
+  """Whether the client answers the call."""
+  status: Literal['running', 'waiting', 'done'] = 'running'
+  args: Optional[dict[str, Any]] = None
+  result: Optional[Any] = None
+
+
+class MessagePart(_Model):
+  """One part of a message: text, a tool card, an agent's work or an error."""
+
+  type: Literal['text', 'tool', 'agent', 'error']
+  text: Optional[str] = None
+  tool: Optional[ToolCard] = None
+  agent: Optional[NestedRun] = None
+  """The work of an agent or node the assistant ran as a tool."""
+
+
+class UserMessage(_Model):
+  """One message of the conversation, as a chat client draws it."""
+
+  id: str
+  """The id of the message's first event."""
+  role: Literal['user', 'assistant']
+  invocation_id: str
+  parts: list[MessagePart] = Field(default_factory=list)
+
+
+def user_messages(
+    events: Iterable[Event], *, client_state_keys: Iterable[str] = ()
+) -> list[UserMessage]:
+  """Returns the conversation as messages: per turn the user's and one reply.
+
+  Args:
+    events: Events in order, as a run in filter mode yields them or a session
+      stores them. They are not modified.
+    client_state_keys: As for ``user_view``.
+
+  Returns:
+    The messages in order. A turn the assistant has not answered yet has no
+    assistant message.
+
+  .. warning::
+      This feature is **experimental** and its API or behavior may change in
+      future releases.
+  """
+  builder = _Builder()
+  for event in user_view(events, client_state_keys=client_state_keys):
+    builder.add(event)
+  return builder.messages
+
+
+class _Builder:
+  """Builds messages from the user's view of events, one event at a time."""
+
+  def __init__(self) -> None:
+    self.messages: list[UserMessage] = []
+    self._reply: Optional[UserMessage] = None
+    self._cards: dict[str, ToolCard] = {}
+    self._runs: dict[str, NestedRun] = {}
+
+  def add(self, event: Event) -> None:
+    if event.partial:
+      return
+    parts = (event.content.parts if event.content else None) or []
+    if event.author == _USER_AUTHOR:
+      self._add_user(event, parts)
+      return
+    run = self._enclosing_run(event)
+    if run is not None:
+      _add_work(run, event, parts)
+      return
+    agent_calls = calls_running_agents(event)
+    for part in parts:
+      if part.thought:
+        continue
+      if part.text:
+        self._append(event, MessagePart(type='text', text=part.text))
+      elif part.function_call is not None:
+        self._add_call(event, part.function_call, agent_calls)
+      elif part.function_response is not None:
+        self._add_response(event, part.function_response)
+    if event.error_code or event.error_message:
+      self._append(
+          event,
+          MessagePart(
+              type='error', text=event.error_message or event.error_code
+          ),
+      )
+
+  def _add_user(self, event: Event, parts: list[types.Part]) -> None:
+    texts = [part.text for part in parts if part.text and not part.thought]
+    answers = [
+        part.function_response for part in parts if part.function_response
+    ]
+    for answer in answers:
+      card = self._cards.get(answer.id or '')
+      if card is not None:
+        card.status = 'done'
+        card.result = answer.response
+    if texts or not answers:
+      # A message the user typed starts a turn.
+      self.messages.append(
+          UserMessage(
+              id=event.id,
+              role='user',
+              invocation_id=event.invocation_id,
+              parts=[MessagePart(type='text', text=text) for text in texts],
+          )
+      )
+      self._reply = None
+
+  def _add_call(
+      self,
+      event: Event,
+      call: types.FunctionCall,
+      agent_calls: frozenset[str],
+  ) -> None:
+    client = call.name in CLIENT_FUNCTION_CALL_NAMES or (
+        call.id in (event.long_running_tool_ids or ())
+    )
+    if call.id in agent_calls and not client:
+      run = NestedRun(run=call.id or '', agent=call.name or '', status='started')
+      self._runs[run.run] = run
+      self._append(event, MessagePart(type='agent', agent=run))
+      return
+    full = client or shown_level(event, call) == FULL
+    card = ToolCard(
+        call_id=call.id or '',
+        name=call.name or '',
+        level='full' if full else 'minimal',
+        client=client,
+        status='waiting' if client else 'running',
+        args=dict(call.args or {}) if full else None,
+    )
+    self._cards[card.call_id] = card
+    self._append(event, MessagePart(type='tool', tool=card))
+
+  def _add_response(
+      self, event: Event, response: types.FunctionResponse
+  ) -> None:
+    run = self._runs.get(response.id or '')
+    if run is not None:
+      recorded = _nested_progress.nested_runs(event).get(run.run)
+      if isinstance(recorded, dict):
+        _merge_recorded(run, recorded)
+      if run.status == 'started':
+        run.status = 'finished'
+      return
+    card = self._cards.get(response.id or '')
+    if card is None:
+      return
+    card.status = 'done'
+    if card.level == 'full':
+      card.result = response.response
+
+  def _enclosing_run(self, event: Event) -> Optional[NestedRun]:
+    """The run of the tool call that produced an event, if any.
+
+    The runtime runs an agent or node used as a tool on the
+    ``<tool>@<call id>`` branch below its caller's.
+    """
+    if not event.branch or not self._runs:
+      return None
+    for segment in reversed(event.branch.split('.')):
+      name, at, call_id = segment.rpartition('@')
+      run = self._runs.get(call_id) if at else None
+      if run is not None and run.agent == name:
+        return run
+    return None
+
+  def _append(self, event: Event, part: MessagePart) -> None:
+    if self._reply is None:
+      self._reply = UserMessage(
+          id=event.id, role='assistant', invocation_id=event.invocation_id
+      )
+      self.messages.append(self._reply)
+    self._reply.parts.append(part)
+
+
+def _add_work(run: NestedRun, event: Event, parts: list[types.Part]) -> None:
+  """Adds what the user may see of an event of a run on a tool's branch."""
+  steps = {step.id: step for step in run.steps}
+  for part in parts:
+    call = part.function_call or part.function_response
+    if call is None or not call.id or not call.name:
+      continue
+    full = shown_level(event, call) == FULL
+    step = steps.get(call.id)
+    if step is None:
+      step = steps[call.id] = NestedStep(
+          id=call.id, name=call.name, status='running'
+      )
+      run.steps.append(step)
+    if part.function_call is not None and full:
+      step.args = dict(part.function_call.args or {})
+    if part.function_response is not None:
+      step.status = 'done'
+      if full:
+        step.result = part.function_response.response
+  if event.error_message or event.error_code:
+    run.status = 'error'
+    run.error = event.error_message or event.error_code
+
+
+def _merge_recorded(run: NestedRun, record: dict[str, Any]) -> None:
+  """Takes the steps and outcome recorded with an agent tool's response."""
+  try:
+    recorded = NestedRun.model_validate({**record, 'run': run.run})
+  except ValueError:
+    # Stored events are data: an unreadable record adds nothing.
+    return
+  run.status = recorded.status
+  run.error = recorded.error
+  run.steps = recorded.steps + [
+      step for step in run.steps if step.id not in {s.id for s in recorded.steps}
+  ]
+  run.runs = recorded.runs

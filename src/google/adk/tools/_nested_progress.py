@@ -1,0 +1,364 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Live progress of the agents a tool runs in a Runner of its own.
+
+``AgentTool`` runs its agent in a nested Runner, on an in-memory session it
+discards when the call returns, and hands its caller only the agent's state
+and last reply: for seconds or minutes the caller's client sees a call and
+nothing else. A run whose caller asks for it (``RunConfig.nested_progress``)
+receives that work live, as progress events attributed to the call that
+started it: which agent is working, and each tool it calls, at that tool's
+level.
+
+A progress event is partial and has no content: the Runner neither stores it
+nor puts it in a model's request, and a client that does not know it shows
+nothing. Its ``custom_metadata['adk_progress']`` holds one update of the
+nested run:
+
+* ``run``: the nested run's id, which is the id of the function call that
+  started it; ``parent_run``: the nested run it runs in, for an agent tool
+  called by an agent that itself runs as a tool, else absent;
+* ``tool`` and ``agent``: the tool's name and the name of the agent it runs;
+* ``status``: ``'started'``, ``'working'`` (``author``, the nested agent now
+  working, changed), ``'step'``, ``'finished'`` or ``'error'`` (with
+  ``error``);
+* for a step, ``step``: the nested call's ``id``, ``name`` and ``status``
+  (``'running'``, then ``'done'``), and at level ``'full'`` its ``args`` and
+  ``result``.
+
+How much is sent is the lower of the caller's ``RunConfig.nested_progress``
+and the agent tool's own level (``BaseTool.visibility``,
+``LlmAgent.tool_visibility``; ``'minimal'`` by default): a ``'hidden'`` agent
+tool sends nothing, and each nested call is capped again by its own tool's
+level in the nested run. The agent's text is never sent: it reaches the
+caller as the tool's result.
+
+When the call returns, the run as the client saw it (the agent, its outcome,
+its steps and the runs nested in it) is stored with the caller's function
+response, in its visibility entry, so a reload draws the same tool card
+(``google.adk.events.user_messages``). Nothing is recorded for a caller that
+did not ask.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator
+import logging
+from typing import Any
+from typing import Final
+from typing import Optional
+from typing import TYPE_CHECKING
+
+from ..events import _visibility_metadata
+from ..utils.context_utils import Aclosing
+from . import _tool_visibility
+from ._tool_visibility import FULL
+from ._tool_visibility import HIDDEN
+
+if TYPE_CHECKING:
+  from ..agents.invocation_context import InvocationContext
+  from ..events.event import Event
+  from .tool_context import ToolContext
+
+logger = logging.getLogger('google_adk.' + __name__)
+
+PROGRESS_METADATA_KEY: Final = 'adk_progress'
+"""The ``custom_metadata`` key of a progress event's update. Not an internal
+key: the client reads it."""
+
+_RECORDS_METADATA_KEY: Final = '_adk_nested_run_records'
+# The entry of a function response's visibility metadata that holds the
+# nested runs its calls made, by call id.
+NESTED_ENTRY: Final = 'nested'
+_LEVEL_ORDER: Final[tuple[str, ...]] = (HIDDEN, _tool_visibility.MINIMAL, FULL)
+
+STARTED: Final = 'started'
+WORKING: Final = 'working'
+STEP: Final = 'step'
+FINISHED: Final = 'finished'
+ERROR: Final = 'error'
+RUNNING: Final = 'running'
+DONE: Final = 'done'
+
+
+def validate_nested_progress(value: Any) -> Any:
+  """Checks ``RunConfig.nested_progress``.
+
+  Args:
+    value: The requested level.
+
+  Returns:
+    The value, unchanged.
+
+  Raises:
+    ValueError: If the value is not a tool visibility level.
+  """
+  return _tool_visibility.validate_tool_visibility(
+      value, owner='RunConfig.nested_progress'
+  )
+
+
+def bind_to_invocation(invocation_context: InvocationContext) -> None:
+  """Prepares an invocation whose caller asked for nested progress.
+
+  The records are shared by every copy the runtime makes of the invocation
+  context, so a tool's record reaches the Runner that stamps the response.
+
+  Args:
+    invocation_context: A new invocation context created by the Runner.
+  """
+  if _requested_level(invocation_context) != HIDDEN:
+    invocation_context._private_metadata[_RECORDS_METADATA_KEY] = {}
+
+
+def stamp_event(event: Event, invocation_context: InvocationContext) -> None:
+  """Stores with a function response the nested runs its calls made.
+
+  Args:
+    event: The event, before plugins see it and before it is persisted.
+    invocation_context: The invocation the event belongs to.
+  """
+  records = invocation_context._private_metadata.get(_RECORDS_METADATA_KEY)
+  if not records or event.partial:
+    return
+  found = {
+      response.id: records.pop(response.id)
+      for response in event.get_function_responses()
+      if response.id in records
+  }
+  if found:
+    event.custom_metadata = _visibility_metadata.with_entries(
+        event.custom_metadata, **{NESTED_ENTRY: found}
+    )
+
+
+def nested_runs(event: Event) -> dict[str, Any]:
+  """Returns the nested runs stored with a function response, by call id."""
+  runs = _visibility_metadata.read_entries(event.custom_metadata).get(
+      NESTED_ENTRY
+  )
+  # Stored events are data: anything but a mapping records none.
+  return dict(runs) if isinstance(runs, dict) else {}
+
+
+def progress_of(event: Event) -> Optional[dict[str, Any]]:
+  """Returns a progress event's update, or None for any other event."""
+  metadata = event.custom_metadata
+  if not metadata:
+    return None
+  update = metadata.get(PROGRESS_METADATA_KEY)
+  return update if isinstance(update, dict) else None
+
+
+async def relay(
+    tool_context: ToolContext,
+    agent_name: str,
+    events: AsyncGenerator[Event, None],
+) -> AsyncGenerator[Event, None]:
+  """Yields an agent tool's nested events, telling its client of the work.
+
+  Args:
+    tool_context: The agent tool's context.
+    agent_name: The name of the agent the tool runs.
+    events: The nested Runner's events.
+
+  Yields:
+    The nested events, unchanged.
+  """
+  run = start(tool_context, agent_name)
+  if run is None:
+    async with Aclosing(events) as nested:
+      async for event in nested:
+        yield event
+    return
+  await run.started()
+  error: Optional[str] = None
+  try:
+    async with Aclosing(events) as nested:
+      async for event in nested:
+        await run.forward(event)
+        error = event.error_message or event.error_code or None
+        yield event
+  except Exception as e:
+    await run.finished(error=str(e) or type(e).__name__)
+    raise
+  await run.finished(error=error)
+
+
+def start(tool_context: ToolContext, agent_name: str) -> Optional[NestedRun]:
+  """Starts relaying an agent tool's run, or returns None when none is asked.
+
+  Args:
+    tool_context: The agent tool's context.
+    agent_name: The name of the agent the tool runs.
+  """
+  invocation_context = tool_context._invocation_context
+  requested = _requested_level(invocation_context)
+  if requested == HIDDEN or invocation_context._event_queue is None:
+    return None
+  caller_loop = getattr(
+      getattr(invocation_context, '_abort_state', None), 'loop', None
+  )
+  if caller_loop is not None and caller_loop is not asyncio.get_running_loop():
+    # The tool runs in another event loop (RunConfig's tool thread pool),
+    # where the caller's queue cannot be awaited.
+    return None
+  call_id = tool_context.function_call_id
+  if not call_id:
+    return None
+  tool_level = _tool_visibility.level_of_tool(
+      invocation_context, tool_context.agent_name, agent_name
+  )
+  level = _lower(requested, tool_level)
+  if level == HIDDEN:
+    return None
+  return NestedRun(
+      invocation_context,
+      run_id=call_id,
+      tool=agent_name,
+      agent=agent_name,
+      level=level,
+  )
+
+
+class NestedRun:
+  """The progress of one agent tool's call, sent live and recorded."""
+
+  def __init__(
+      self,
+      invocation_context: InvocationContext,
+      *,
+      run_id: str,
+      tool: str,
+      agent: str,
+      level: str,
+  ) -> None:
+    self._invocation_context = invocation_context
+    self._level = level
+    self._author: Optional[str] = None
+    self._steps: dict[str, dict[str, Any]] = {}
+    self._runs: dict[str, dict[str, Any]] = {}
+    self._about = {'run': run_id, 'tool': tool, 'agent': agent}
+    self.record: dict[str, Any] = {
+        **self._about,
+        'status': STARTED,
+        'steps': [],
+        'runs': [],
+    }
+
+  async def started(self) -> None:
+    """Tells the client the agent started working."""
+    await self._send({'status': STARTED})
+
+  async def forward(self, event: Event) -> None:
+    """Tells the client what an event of the nested run shows of its work."""
+    inner = progress_of(event)
+    if inner is not None:
+      await self._forward_inner(inner, event.author)
+      return
+    if event.partial:
+      return
+    if event.author != self._author and event.author != 'user':
+      self._author = event.author
+      await self._send({'status': WORKING, 'author': event.author})
+    for part in (event.content.parts if event.content else None) or ():
+      call = part.function_call or part.function_response
+      if call is None or not call.id or not call.name:
+        continue
+      level = _lower(self._level, _tool_visibility.shown_level(event, call))
+      if level == HIDDEN:
+        continue
+      step = self._steps.get(call.id)
+      if step is None:
+        step = {'id': call.id, 'name': call.name}
+        self._steps[call.id] = step
+        self.record['steps'].append(step)
+      if part.function_call is not None:
+        step['status'] = RUNNING
+        if level == FULL:
+          step['args'] = dict(part.function_call.args or {})
+      else:
+        step['status'] = DONE
+        if level == FULL:
+          step['result'] = part.function_response.response
+      await self._send(
+          {'status': STEP, 'author': event.author, 'step': dict(step)}
+      )
+
+  async def finished(self, error: Optional[str] = None) -> None:
+    """Tells the client the run ended, and records it for the response."""
+    self.record['status'] = ERROR if error else FINISHED
+    update: dict[str, Any] = {'status': self.record['status']}
+    if error:
+      self.record['error'] = update['error'] = error
+    await self._send(update)
+    records = self._invocation_context._private_metadata.get(
+        _RECORDS_METADATA_KEY
+    )
+    if isinstance(records, dict):
+      records[self._about['run']] = self.record
+
+  async def _forward_inner(self, inner: dict[str, Any], author: str) -> None:
+    """Passes on the progress of a run nested in this one."""
+    inner = dict(inner)
+    inner.setdefault('parent_run', self._about['run'])
+    if inner['parent_run'] == self._about['run']:
+      child = self._runs.get(inner.get('run', ''))
+      if child is None:
+        child = {
+            key: inner.get(key) for key in ('run', 'tool', 'agent')
+        } | {'steps': [], 'runs': []}
+        self._runs[child['run']] = child
+        self.record['runs'].append(child)
+      if inner.get('status') in (STARTED, FINISHED, ERROR):
+        child['status'] = inner['status']
+      step = inner.get('step')
+      if isinstance(step, dict):
+        steps = {s['id']: s for s in child['steps']}
+        if step.get('id') in steps:
+          steps[step['id']].update(step)
+        else:
+          child['steps'].append(dict(step))
+    await self._enqueue(author, inner)
+
+  async def _send(self, update: dict[str, Any]) -> None:
+    await self._enqueue(
+        update.get('author') or self._about['agent'],
+        {**self._about, **update},
+    )
+
+  async def _enqueue(self, author: str, update: dict[str, Any]) -> None:
+    from ..events.event import Event
+
+    event = Event(
+        invocation_id=self._invocation_context.invocation_id,
+        author=author,
+        branch=self._invocation_context.branch,
+        partial=True,
+        visibility='internal',
+        custom_metadata={PROGRESS_METADATA_KEY: update},
+    )
+    await self._invocation_context._enqueue_event(event)
+
+
+def _requested_level(invocation_context: InvocationContext) -> str:
+  run_config = invocation_context.run_config
+  level = getattr(run_config, 'nested_progress', HIDDEN)
+  return level if level in _LEVEL_ORDER else HIDDEN
+
+
+def _lower(first: str, second: str) -> str:
+  return min(first, second, key=_LEVEL_ORDER.index)

@@ -1,0 +1,334 @@
+# Copyright 2026 Google LLC
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+
+"""Nested progress of agents run as tools, and one message per turn.
+
+An assistant calls an ``AgentTool`` researcher (which searches), a
+``'minimal'`` tool, a ``'hidden'`` tool and a tool the client answers, then
+answers. Real Runner, scripted models.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from typing import AsyncGenerator
+
+from google.adk.agents.llm_agent import LlmAgent
+from google.adk.agents.run_config import RunConfig
+from google.adk.events.event import Event
+from google.adk.events.user_messages import user_messages
+from google.adk.models.base_llm import BaseLlm
+from google.adk.models.llm_request import LlmRequest
+from google.adk.models.llm_response import LlmResponse
+from google.adk.runners import InMemoryRunner
+from google.adk.tools.agent_tool import AgentTool
+from google.adk.tools.function_tool import FunctionTool
+from google.adk.tools.long_running_tool import LongRunningFunctionTool
+from google.genai import types
+from pydantic import ValidationError
+import pytest
+
+_ANSWER = 'Quokkas live on Rottnest Island; your gold tier covers the ferry.'
+_FOUND = 'Quokkas live on Rottnest Island.'
+
+
+class _ScriptedLlm(BaseLlm):
+  """Answers its n-th request in a turn with ``script[n]``."""
+
+  model: str = 'scripted'
+  script: list[types.Part]
+
+  async def generate_content_async(
+      self, llm_request: LlmRequest, stream: bool = False
+  ) -> AsyncGenerator[LlmResponse, None]:
+    replies = sum(1 for c in llm_request.contents if c.role == 'model')
+    part = self.script[min(replies, len(self.script) - 1)]
+    yield LlmResponse(content=types.ModelContent(parts=[part]))
+
+
+def _call(name: str, **args: Any) -> types.Part:
+  return types.Part(function_call=types.FunctionCall(name=name, args=args))
+
+
+def search(query: str) -> dict[str, Any]:
+  """Searches the web."""
+  return {'hits': [_FOUND], 'query': query}
+
+
+def lookup_account(user: str) -> dict[str, str]:
+  """Looks up the user's account."""
+  return {'tier': 'gold-7731', 'user': user}
+
+
+def audit(note: str) -> dict[str, str]:
+  """Writes an audit note."""
+  return {'audit': 'audit-secret-5120', 'note': note}
+
+
+def ask_user_to_confirm(question: str) -> None:
+  """Asks the user, in the client, to confirm."""
+  del question
+
+
+def _assistant(researcher_visibility: str | None = None) -> LlmAgent:
+  researcher = LlmAgent(
+      name='researcher',
+      description='Researches a topic.',
+      model=_ScriptedLlm(
+          script=[_call('search', query='quokka habitat'), types.Part(text=_FOUND)]
+      ),
+      tools=[search],
+  )
+  researcher_tool = AgentTool(researcher)
+  researcher_tool.user_visibility = researcher_visibility
+  account = FunctionTool(lookup_account)
+  account.user_visibility = 'minimal'
+  audit_tool = FunctionTool(audit)
+  audit_tool.user_visibility = 'hidden'
+  return LlmAgent(
+      name='assistant',
+      model=_ScriptedLlm(
+          script=[
+              _call('researcher', request='Where do quokkas live?'),
+              _call('lookup_account', user='u1'),
+              _call('audit', note='researched'),
+              _call('ask_user_to_confirm', question='Book the ferry?'),
+              types.Part(text=_ANSWER),
+          ]
+      ),
+      tools=[
+          researcher_tool,
+          account,
+          audit_tool,
+          LongRunningFunctionTool(ask_user_to_confirm),
+      ],
+  )
+
+
+async def _run_turn(
+    agent: LlmAgent, run_config: RunConfig
+) -> tuple[list[Event], list[Event]]:
+  """Runs the turn, answering the client tool; returns live and stored."""
+  runner = InMemoryRunner(agent=agent, app_name='app')
+  session = await runner.session_service.create_session(
+      app_name='app', user_id='u'
+  )
+  live: list[Event] = []
+  async for event in runner.run_async(
+      user_id='u',
+      session_id=session.id,
+      new_message=types.UserContent('Where do quokkas live?'),
+      run_config=run_config,
+      yield_user_message=True,
+  ):
+    live.append(event)
+  asked = next(
+      call
+      for event in live
+      for call in event.get_function_calls()
+      if call.name == 'ask_user_to_confirm'
+  )
+  answer = types.UserContent(
+      parts=[
+          types.Part(
+              function_response=types.FunctionResponse(
+                  id=asked.id, name=asked.name, response={'answer': 'yes'}
+              )
+          )
+      ]
+  )
+  async for event in runner.run_async(
+      user_id='u',
+      session_id=session.id,
+      new_message=answer,
+      run_config=run_config,
+      yield_user_message=True,
+  ):
+    live.append(event)
+  stored = await runner.session_service.get_session(
+      app_name='app', user_id='u', session_id=session.id
+  )
+  assert stored is not None
+  return live, stored.events
+
+
+def _progress(events: list[Event]) -> list[dict[str, Any]]:
+  return [
+      e.custom_metadata['adk_progress']
+      for e in events
+      if e.custom_metadata and 'adk_progress' in e.custom_metadata
+  ]
+
+
+def _shape(messages: Any) -> list[tuple[str, list[Any]]]:
+  """Messages without ids: role and, per part, what a client draws."""
+  shaped = []
+  for message in messages:
+    parts = []
+    for part in message.parts:
+      if part.type == 'tool':
+        parts.append(
+            ('tool', part.tool.name, part.tool.level, part.tool.status)
+        )
+      elif part.type == 'agent':
+        steps = [(s.name, s.status) for s in part.agent.steps]
+        parts.append(('agent', part.agent.agent, part.agent.status, steps))
+      else:
+        parts.append((part.type, part.text))
+    shaped.append((message.role, parts))
+  return shaped
+
+
+@pytest.mark.asyncio
+async def test_the_researchers_work_streams_live_attributed_to_its_call():
+  live, _ = await _run_turn(
+      _assistant(),
+      RunConfig(visibility_mode='filter', nested_progress='minimal'),
+  )
+
+  researcher_call = next(
+      call
+      for event in live
+      for call in event.get_function_calls()
+      if call.name == 'researcher'
+  )
+  response_at = next(
+      i
+      for i, event in enumerate(live)
+      if any(r.name == 'researcher' for r in event.get_function_responses())
+  )
+  progress = _progress(live[:response_at])
+  assert [(p['status'], p.get('step', {}).get('status')) for p in progress] == [
+      ('started', None),
+      ('working', None),
+      ('step', 'running'),
+      ('step', 'done'),
+      ('finished', None),
+  ]
+  assert {p['run'] for p in progress} == {researcher_call.id}
+  assert {p['agent'] for p in progress} == {'researcher'}
+  assert progress[2]['step']['name'] == 'search'
+  # 'minimal': names and status, not the search's arguments or hits.
+  assert 'args' not in progress[2]['step']
+  assert 'result' not in progress[3]['step']
+  progress_events = [e for e in live if e.custom_metadata and 'adk_progress' in e.custom_metadata]
+  assert all(e.partial and e.content is None for e in progress_events)
+  assert not any(e.is_final_response() for e in progress_events)
+
+
+@pytest.mark.asyncio
+async def test_the_turn_is_one_message_and_a_reload_shows_the_same():
+  live, stored = await _run_turn(
+      _assistant(),
+      RunConfig(visibility_mode='filter', nested_progress='minimal'),
+  )
+
+  messages = user_messages(stored)
+
+  assert _shape(messages) == [
+      ('user', [('text', 'Where do quokkas live?')]),
+      (
+          'assistant',
+          [
+              ('agent', 'researcher', 'finished', [('search', 'done')]),
+              ('tool', 'lookup_account', 'minimal', 'done'),
+              ('tool', 'ask_user_to_confirm', 'full', 'done'),
+              ('text', _ANSWER),
+          ],
+      ),
+  ]
+  client_card = messages[1].parts[2].tool
+  assert client_card.client
+  assert client_card.args == {'question': 'Book the ferry?'}
+  assert client_card.result == {'answer': 'yes'}
+  dumped = str([m.model_dump() for m in messages])
+  assert 'audit' not in dumped
+  assert 'gold-7731' not in dumped
+  assert user_messages(live) == messages
+
+
+@pytest.mark.asyncio
+async def test_a_client_tool_waits_for_the_client_in_the_message():
+  runner = InMemoryRunner(agent=_assistant(), app_name='app')
+  session = await runner.session_service.create_session(
+      app_name='app', user_id='u'
+  )
+  async for _ in runner.run_async(
+      user_id='u',
+      session_id=session.id,
+      new_message=types.UserContent('Where do quokkas live?'),
+  ):
+    pass
+  stored = await runner.session_service.get_session(
+      app_name='app', user_id='u', session_id=session.id
+  )
+
+  card = user_messages(stored.events)[1].parts[-1].tool
+
+  assert (card.name, card.status, card.client) == (
+      'ask_user_to_confirm',
+      'waiting',
+      True,
+  )
+  assert card.args == {'question': 'Book the ferry?'}
+
+
+@pytest.mark.asyncio
+async def test_full_progress_sends_the_nested_calls_arguments_and_results():
+  live, stored = await _run_turn(
+      _assistant(researcher_visibility='full'),
+      RunConfig(visibility_mode='filter', nested_progress='full'),
+  )
+
+  steps = [p['step'] for p in _progress(live) if p['status'] == 'step']
+  assert steps[0]['args'] == {'query': 'quokka habitat'}
+  assert steps[1]['result']['hits'] == [_FOUND]
+  run = user_messages(stored)[1].parts[0].agent
+  assert run.steps[0].result['hits'] == [_FOUND]
+
+
+@pytest.mark.asyncio
+async def test_an_agent_tool_caps_what_is_sent_of_its_run():
+  live, _ = await _run_turn(
+      _assistant(),  # the agent tool is 'minimal' by default
+      RunConfig(visibility_mode='filter', nested_progress='full'),
+  )
+  steps = [p['step'] for p in _progress(live) if p['status'] == 'step']
+  assert steps and all('args' not in s and 'result' not in s for s in steps)
+
+  live, stored = await _run_turn(
+      _assistant(researcher_visibility='hidden'),
+      RunConfig(visibility_mode='filter', nested_progress='full'),
+  )
+  assert not _progress(live)
+  assert 'researcher' not in str([m.model_dump() for m in user_messages(stored)])
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize('mode', ['annotate', 'filter'])
+async def test_nothing_is_sent_or_stored_when_no_client_asks(mode):
+  live, stored = await _run_turn(_assistant(), RunConfig(visibility_mode=mode))
+
+  assert not _progress(live)
+  assert not any(
+      'nested' in str(e.custom_metadata or {}) for e in stored
+  )
+  # The researcher still shows who worked, without its steps.
+  run = user_messages(stored)[1].parts[0].agent
+  assert (run.agent, run.status, run.steps) == ('researcher', 'finished', [])
+
+
+def test_nested_progress_takes_the_tool_levels_words():
+  with pytest.raises(ValidationError, match='nested_progress'):
+    RunConfig(nested_progress='verbose')
