@@ -86,7 +86,10 @@ def _assistant(researcher_visibility: str | None = None) -> LlmAgent:
       name='researcher',
       description='Researches a topic.',
       model=_ScriptedLlm(
-          script=[_call('search', query='quokka habitat'), types.Part(text=_FOUND)]
+          script=[
+              _call('search', query='quokka habitat'),
+              types.Part(text=_FOUND),
+          ]
       ),
       tools=[search],
   )
@@ -222,7 +225,11 @@ async def test_the_researchers_work_streams_live_attributed_to_its_call():
   # 'minimal': names and status, not the search's arguments or hits.
   assert 'args' not in progress[2]['step']
   assert 'result' not in progress[3]['step']
-  progress_events = [e for e in live if e.custom_metadata and 'adk_progress' in e.custom_metadata]
+  progress_events = [
+      e
+      for e in live
+      if e.custom_metadata and 'adk_progress' in e.custom_metadata
+  ]
   assert all(e.partial and e.content is None for e in progress_events)
   assert not any(e.is_final_response() for e in progress_events)
 
@@ -312,7 +319,9 @@ async def test_an_agent_tool_caps_what_is_sent_of_its_run():
       RunConfig(visibility_mode='filter', nested_progress='full'),
   )
   assert not _progress(live)
-  assert 'researcher' not in str([m.model_dump() for m in user_messages(stored)])
+  assert 'researcher' not in str(
+      [m.model_dump() for m in user_messages(stored)]
+  )
 
 
 @pytest.mark.asyncio
@@ -321,9 +330,7 @@ async def test_nothing_is_sent_or_stored_when_no_client_asks(mode):
   live, stored = await _run_turn(_assistant(), RunConfig(visibility_mode=mode))
 
   assert not _progress(live)
-  assert not any(
-      'nested' in str(e.custom_metadata or {}) for e in stored
-  )
+  assert not any('nested' in str(e.custom_metadata or {}) for e in stored)
   # The researcher still shows who worked, without its steps.
   run = user_messages(stored)[1].parts[0].agent
   assert (run.agent, run.status, run.steps) == ('researcher', 'finished', [])

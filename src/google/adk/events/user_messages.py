@@ -224,7 +224,9 @@ class _Builder:
         call.id in (event.long_running_tool_ids or ())
     )
     if call.id in agent_calls and not client:
-      run = NestedRun(run=call.id or '', agent=call.name or '', status='started')
+      run = NestedRun(
+          run=call.id or '', agent=call.name or '', status='started'
+      )
       self._runs[run.run] = run
       self._append(event, MessagePart(type='agent', agent=run))
       return
@@ -317,6 +319,8 @@ def _merge_recorded(run: NestedRun, record: dict[str, Any]) -> None:
   run.status = recorded.status
   run.error = recorded.error
   run.steps = recorded.steps + [
-      step for step in run.steps if step.id not in {s.id for s in recorded.steps}
+      step
+      for step in run.steps
+      if step.id not in {s.id for s in recorded.steps}
   ]
   run.runs = recorded.runs

@@ -31,6 +31,9 @@ that reloads a conversation sees what it saw live.
   client that shows progress can say "researcher is working" or "calling
   search_flights" from its author and parts.
 * Internal streaming chunks are dropped; the complete event follows them.
+* Progress of an agent run as a tool (``RunConfig.nested_progress``, see
+  ``tools/_nested_progress.py``) passes as it is: it is already at the level
+  the caller asked for.
 * An event left with nothing to say (no progress, no actions) is dropped.
 * Error events always pass, with their error code and message.
 * The user is never left without an answer: an invocation that ends with no
@@ -68,9 +71,9 @@ from google.genai import types
 from . import _standing_answers
 from . import _state_view
 from ..agents._visibility import says_something
+from ..tools._nested_progress import progress_of
 from ..tools._tool_visibility import FULL
 from ..tools._tool_visibility import HIDDEN
-from ..tools._nested_progress import progress_of
 from ..tools._tool_visibility import is_inside_hidden_tool
 from ..tools._tool_visibility import shown_level
 

@@ -62,9 +62,9 @@ from typing import Final
 from typing import Optional
 from typing import TYPE_CHECKING
 
+from . import _tool_visibility
 from ..events import _visibility_metadata
 from ..utils.context_utils import Aclosing
-from . import _tool_visibility
 from ._tool_visibility import FULL
 from ._tool_visibility import HIDDEN
 
@@ -318,9 +318,10 @@ class NestedRun:
     if inner['parent_run'] == self._about['run']:
       child = self._runs.get(inner.get('run', ''))
       if child is None:
-        child = {
-            key: inner.get(key) for key in ('run', 'tool', 'agent')
-        } | {'steps': [], 'runs': []}
+        child = {key: inner.get(key) for key in ('run', 'tool', 'agent')} | {
+            'steps': [],
+            'runs': [],
+        }
         self._runs[child['run']] = child
         self.record['runs'].append(child)
       if inner.get('status') in (STARTED, FINISHED, ERROR):
