@@ -339,3 +339,177 @@ async def test_nothing_is_sent_or_stored_when_no_client_asks(mode):
 def test_nested_progress_takes_the_tool_levels_words():
   with pytest.raises(ValidationError, match='nested_progress'):
     RunConfig(nested_progress='verbose')
+
+
+def fact_check(claim: str) -> dict[str, str]:
+  """Checks a claim."""
+  return {'verdict': 'true', 'claim': claim}
+
+
+@pytest.mark.asyncio
+async def test_an_agent_tool_inside_an_agent_tool_is_its_nested_run():
+  checker = LlmAgent(
+      name='checker',
+      model=_ScriptedLlm(
+          script=[_call('fact_check', claim='quokkas'), types.Part(text='ok')]
+      ),
+      tools=[fact_check],
+  )
+  researcher = LlmAgent(
+      name='researcher',
+      model=_ScriptedLlm(
+          script=[_call('checker', request='quokkas?'), types.Part(text=_FOUND)]
+      ),
+      tools=[AgentTool(checker)],
+  )
+  assistant = LlmAgent(
+      name='assistant',
+      model=_ScriptedLlm(
+          script=[
+              _call('researcher', request='quokkas?'),
+              types.Part(text=_ANSWER),
+          ]
+      ),
+      tools=[AgentTool(researcher)],
+  )
+  runner = InMemoryRunner(agent=assistant, app_name='app')
+  session = await runner.session_service.create_session(
+      app_name='app', user_id='u'
+  )
+  live = [
+      e
+      async for e in runner.run_async(
+          user_id='u',
+          session_id=session.id,
+          new_message=types.UserContent('Where do quokkas live?'),
+          run_config=RunConfig(nested_progress='minimal'),
+      )
+  ]
+  stored = await runner.session_service.get_session(
+      app_name='app', user_id='u', session_id=session.id
+  )
+
+  progress = _progress(live)
+  outer = progress[0]['run']
+  inner = [p for p in progress if p['agent'] == 'checker']
+  assert inner and {p['parent_run'] for p in inner} == {outer}
+  assert {p['run'] for p in inner} != {outer}
+  assert [p['step']['name'] for p in inner if p['status'] == 'step'] == [
+      'fact_check',
+      'fact_check',
+  ]
+  run = user_messages(stored.events)[1].parts[0].agent
+  assert [(s.name, s.status) for s in run.steps] == [('checker', 'done')]
+  assert [(r.agent, r.status) for r in run.runs] == [('checker', 'finished')]
+  assert [(s.name, s.status) for s in run.runs[0].steps] == [
+      ('fact_check', 'done')
+  ]
+
+
+class _FailingLlm(BaseLlm):
+  model: str = 'failing'
+
+  async def generate_content_async(
+      self, llm_request: LlmRequest, stream: bool = False
+  ) -> AsyncGenerator[LlmResponse, None]:
+    raise RuntimeError('search backend unavailable')
+    yield  # pylint: disable=unreachable
+
+
+@pytest.mark.asyncio
+async def test_a_failing_agent_tool_ends_its_progress_with_the_error():
+  researcher = LlmAgent(name='researcher', model=_FailingLlm())
+  assistant = LlmAgent(
+      name='assistant',
+      model=_ScriptedLlm(
+          script=[
+              _call('researcher', request='quokkas?'),
+              types.Part(text='Sorry.'),
+          ]
+      ),
+      tools=[AgentTool(researcher)],
+  )
+  runner = InMemoryRunner(agent=assistant, app_name='app')
+  session = await runner.session_service.create_session(
+      app_name='app', user_id='u'
+  )
+  live = []
+  with pytest.raises(RuntimeError, match='search backend unavailable'):
+    async for event in runner.run_async(
+        user_id='u',
+        session_id=session.id,
+        new_message=types.UserContent('Where do quokkas live?'),
+        run_config=RunConfig(nested_progress='minimal'),
+    ):
+      live.append(event)
+
+  last = _progress(live)[-1]
+  assert (last['status'], last['error']) == (
+      'error',
+      'search backend unavailable',
+  )
+
+
+@pytest.mark.asyncio
+async def test_a_workflow_used_as_a_tool_is_drawn_as_its_work():
+  from google.adk.workflow import START
+  from google.adk.workflow import Workflow
+
+  research = Workflow(
+      name='research',
+      edges=[(
+          START,
+          LlmAgent(
+              name='researcher',
+              model=_ScriptedLlm(
+                  script=[
+                      _call('search', query='quokkas'),
+                      types.Part(text=_FOUND),
+                  ]
+              ),
+              tools=[search],
+          ),
+      )],
+      input_schema=str,
+  )
+  assistant = LlmAgent(
+      name='assistant',
+      model=_ScriptedLlm(
+          script=[
+              _call('research', request='quokkas?'),
+              types.Part(text=_ANSWER),
+          ]
+      ),
+      tools=[research],
+  )
+  runner = InMemoryRunner(agent=assistant, app_name='app')
+  session = await runner.session_service.create_session(
+      app_name='app', user_id='u'
+  )
+  live = [
+      e
+      async for e in runner.run_async(
+          user_id='u',
+          session_id=session.id,
+          new_message=types.UserContent('Where do quokkas live?'),
+          run_config=RunConfig(visibility_mode='filter'),
+          yield_user_message=True,
+      )
+  ]
+  stored = await runner.session_service.get_session(
+      app_name='app', user_id='u', session_id=session.id
+  )
+
+  messages = user_messages(stored.events)
+  assert _shape(messages) == [
+      ('user', [('text', 'Where do quokkas live?')]),
+      (
+          'assistant',
+          [
+              ('agent', 'research', 'finished', [('search', 'done')]),
+              ('text', _ANSWER),
+          ],
+      ),
+  ]
+  assert _FOUND not in str([m.model_dump() for m in messages])
+  assert user_messages(live) == messages
