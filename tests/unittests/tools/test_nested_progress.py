@@ -513,3 +513,37 @@ async def test_a_workflow_used_as_a_tool_is_drawn_as_its_work():
   ]
   assert _FOUND not in str([m.model_dump() for m in messages])
   assert user_messages(live) == messages
+
+
+@pytest.mark.asyncio
+async def test_a_transfer_is_no_tool_card_the_agent_that_answers_is_the_message():
+  helper = LlmAgent(
+      name='helper',
+      description='Answers questions.',
+      model=_ScriptedLlm(script=[types.Part(text=_ANSWER)]),
+  )
+  root = LlmAgent(
+      name='root',
+      model=_ScriptedLlm(
+          script=[_call('transfer_to_agent', agent_name='helper')]
+      ),
+      sub_agents=[helper],
+  )
+  runner = InMemoryRunner(agent=root, app_name='app')
+  session = await runner.session_service.create_session(
+      app_name='app', user_id='u'
+  )
+  async for _ in runner.run_async(
+      user_id='u',
+      session_id=session.id,
+      new_message=types.UserContent('Where do quokkas live?'),
+  ):
+    pass
+  stored = await runner.session_service.get_session(
+      app_name='app', user_id='u', session_id=session.id
+  )
+
+  assert _shape(user_messages(stored.events)) == [
+      ('user', [('text', 'Where do quokkas live?')]),
+      ('assistant', [('text', _ANSWER)]),
+  ]

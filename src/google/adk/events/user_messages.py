@@ -28,7 +28,9 @@ see:
   until the client's answer arrives, so the client can still answer it;
 * a ``'hidden'`` tool gives nothing.
 
-A turn starts with a message the user typed; the client's answer to one of its
+The tools through which a model steers the framework (a transfer, the end of
+a loop, structured output, a task's result) give no card. A turn starts with
+a message the user typed; the client's answer to one of its
 tools continues the turn it answers. The work of an agent or node run as a
 tool (an ``AgentTool``'s nested run as recorded with its response, or the
 events on the tool's ``<tool>@<call id>`` branch) is the card's ``nested``
@@ -62,6 +64,14 @@ from .event import Event
 from .user_view import user_view
 
 _USER_AUTHOR = 'user'
+# Tools through which a model steers the framework rather than acts for the
+# user: the change they make shows as who speaks next, or as the answer.
+_CONTROL_TOOLS = frozenset({
+    'transfer_to_agent',
+    'exit_loop',
+    'set_model_response',
+    'finish_task',
+})
 
 
 class _Model(BaseModel):
@@ -172,8 +182,10 @@ class _Builder:
       return
     run = self._enclosing_run(event)
     if run is not None:
-      _add_work(run, event, parts)
-      return
+      # The work of an agent run as a tool is its steps; what it says to the
+      # user (a task agent's question) and what the client must answer stay
+      # in the message.
+      parts = _add_work(run, event, parts)
     agent_calls = calls_running_agents(event)
     for part in parts:
       if part.thought:
@@ -184,7 +196,7 @@ class _Builder:
         self._add_call(event, part.function_call, agent_calls)
       elif part.function_response is not None:
         self._add_response(event, part.function_response)
-    if event.error_code or event.error_message:
+    if run is None and (event.error_code or event.error_message):
       self._append(
           event,
           MessagePart(
@@ -220,9 +232,9 @@ class _Builder:
       call: types.FunctionCall,
       agent_calls: frozenset[str],
   ) -> None:
-    client = call.name in CLIENT_FUNCTION_CALL_NAMES or (
-        call.id in (event.long_running_tool_ids or ())
-    )
+    client = _is_client_call(event, call)
+    if call.name in _CONTROL_TOOLS and not client:
+      return
     if call.id in agent_calls and not client:
       run = NestedRun(
           run=call.id or '', agent=call.name or '', status='started'
@@ -284,12 +296,34 @@ class _Builder:
     self._reply.parts.append(part)
 
 
-def _add_work(run: NestedRun, event: Event, parts: list[types.Part]) -> None:
-  """Adds what the user may see of an event of a run on a tool's branch."""
+def _is_client_call(event: Event, call: Any) -> bool:
+  """Whether the client answers a call (or gave a response to one)."""
+  return call.name in CLIENT_FUNCTION_CALL_NAMES or (
+      call.id in (event.long_running_tool_ids or ())
+  )
+
+
+def _add_work(
+    run: NestedRun, event: Event, parts: list[types.Part]
+) -> list[types.Part]:
+  """Adds an event of a run on a tool's branch to the run's steps.
+
+  Returns:
+    The parts that belong in the message itself: what a user-facing agent
+    of the run says, and calls the client answers.
+  """
   steps = {step.id: step for step in run.steps}
+  kept: list[types.Part] = []
   for part in parts:
     call = part.function_call or part.function_response
-    if call is None or not call.id or not call.name:
+    if call is None:
+      if event.is_user_facing:
+        kept.append(part)
+      continue
+    if _is_client_call(event, call) or call.name in _CONTROL_TOOLS:
+      kept.append(part)
+      continue
+    if not call.id or not call.name:
       continue
     full = shown_level(event, call) == FULL
     step = steps.get(call.id)
@@ -307,6 +341,7 @@ def _add_work(run: NestedRun, event: Event, parts: list[types.Part]) -> None:
   if event.error_message or event.error_code:
     run.status = 'error'
     run.error = event.error_message or event.error_code
+  return kept
 
 
 def _merge_recorded(run: NestedRun, record: dict[str, Any]) -> None:
