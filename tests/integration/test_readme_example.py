@@ -75,7 +75,9 @@ def _chars(contents: list[dict[str, Any]]) -> int:
       elif 'function_call' in part:
         total += len(json.dumps(part['function_call'].get('args') or {}))
       elif 'function_response' in part:
-        total += len(json.dumps(part['function_response'].get('response') or {}))
+        total += len(
+            json.dumps(part['function_response'].get('response') or {})
+        )
   return total
 
 
