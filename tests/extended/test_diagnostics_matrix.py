@@ -245,7 +245,7 @@ CASES = {
         ),
         [('warning', 'ADK-D106', '_needs_topic')],
     ),
-    'workflow: the README booker gets its input and {intent}': (
+    'workflow: a booker after a classifier gets its input and {intent}': (
         lambda: _flow((
             START,
             _a('classifier', output_key='intent'),
@@ -253,7 +253,7 @@ CASES = {
         )),
         [('info', 'ADK-D103', 'booker')],
     ),
-    'workflow: the README booker with include_sources': (
+    'workflow: a booker after a classifier, with include_sources': (
         lambda: _flow((
             START,
             _a('classifier', output_key='intent'),

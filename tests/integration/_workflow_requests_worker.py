@@ -81,7 +81,7 @@ def _route_by_intent(intent: str) -> Event:
 def _shapes() -> dict[str, Any]:
   """Each shape builds a fresh root and the models it records."""
 
-  def readme(models):
+  def classified(models):
     return Workflow(
         name='router',
         edges=[(
@@ -140,7 +140,7 @@ def _shapes() -> dict[str, Any]:
     )
 
   return {
-      'readme': readme,
+      'classified': classified,
       'routed': routed,
       'joined': joined,
       'dynamic': dynamic,

@@ -14,8 +14,8 @@
 
 """Workflows that do not set include_sources send upstream's requests.
 
-``_workflow_requests_worker.py`` runs six Workflow shapes (the README's
-classifier and booker, a route function, a join, a dynamic child, a nested
+``_workflow_requests_worker.py`` runs six Workflow shapes (a classifier
+followed by a booker, a route function, a join, a dynamic child, a nested
 workflow and a chat node) over two turns and prints what every model
 received. The fork and pristine upstream 2.13.0 must print the same bytes.
 """
@@ -56,16 +56,17 @@ def test_workflow_requests_match_pristine_upstream(upstream_python: str):
 
   assert sorted(fork) == [
       'chat',
+      'classified',
       'dynamic',
       'joined',
       'nested',
-      'readme',
       'routed',
   ]
   # Every model was called once per turn, so the comparison covers them all.
   for shape, models in fork.items():
     assert all(len(requests) == 2 for requests in models.values()), shape
   assert fork == upstream
-  # The README's booker gets the label as its node input, as upstream does.
-  booker = fork['readme']['booker'][1]['contents']
+  # The booker gets the classifier's label as its node input, as upstream
+  # does.
+  booker = fork['classified']['booker'][1]['contents']
   assert booker == [{'parts': [{'text': 'CLASSIFIER-2'}], 'role': 'user'}]

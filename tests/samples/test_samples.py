@@ -227,7 +227,7 @@ async def test_booking_workflow_conversation_and_visibility():
 @pytest.mark.asyncio
 async def test_booking_workflow_booker_sees_the_user_and_itself_only():
   # The Workflow form of the booking router sends the same requests as the
-  # SequentialAgent form: the README's claim.
+  # SequentialAgent form, as docs/include-sources.md says.
   requests = {}
   for sample in ('booking_workflow', 'booking_router'):
     agent = _load(sample)
