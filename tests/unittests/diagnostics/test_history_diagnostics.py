@@ -213,7 +213,7 @@ class TestSameDataTwice:
 def _router(
     instruction: str = 'About {intent}.', **booker_kwargs: Any
 ) -> tuple[Workflow, LlmAgent, str]:
-  """The README's workflow: the booker reads the classifier's {intent}."""
+  """A classifier, booker workflow: the booker reads the {intent} label."""
   classifier = _agent('classifier', output_key='intent')
   booker = _agent('booker', instruction, **booker_kwargs)
   return (
