@@ -125,6 +125,14 @@ _THREAD_ID_STATE_KEY = '_ag_ui_thread_id'
 
 _LEVEL_ORDER = (HIDDEN, MINIMAL, FULL)
 
+_CLIENT_MESSAGE_ID_KEY = '_ag_ui_user_view_message_id'
+"""The state key a user's event records the client's id of its message under.
+
+Written with the event (the Runner's ``state_delta``), so the history gives
+the message the id the client knows it by: a client merges a snapshot by id,
+and a message it knows under another id would move to the end.
+"""
+
 
 class _ClientRead:
   """What one client read of a session needs and found."""
@@ -247,11 +255,12 @@ def _conversation(
   """
   messages: list[Any] = []
   turn_id: Optional[str] = None
+  by_id = {event.id: event for event in events}
   for message in user_messages(events, client_state_keys=client_state_keys):
     texts = [part.text or '' for part in message.parts if part.type == 'text']
     if message.role == 'user':
-      turn_id = message.id
-      messages.append(AgUiUserMessage(id=message.id, content=''.join(texts)))
+      turn_id = _client_message_id(by_id.get(message.id)) or message.id
+      messages.append(AgUiUserMessage(id=turn_id, content=''.join(texts)))
       continue
     reply: Optional[AssistantMessage] = None
     reply_at = 0
@@ -331,10 +340,31 @@ def _run_messages(run: NestedRun, level: str) -> list[Any]:
   return messages
 
 
+def _client_message_id(event: Optional[Event]) -> Optional[str]:
+  """The client's id of the message a user's event holds, if recorded."""
+  if event is None:
+    return None
+  recorded = event.actions.state_delta.get(_CLIENT_MESSAGE_ID_KEY)
+  return recorded if isinstance(recorded, str) and recorded else None
+
+
 def _typed_text(event: Event) -> bool:
   """Whether a user event carries text the user typed (it starts a turn)."""
   parts = (event.content.parts if event.content else None) or ()
   return any(part.text and not part.thought for part in parts)
+
+
+def _last_user_message_id(messages: Iterable[Any]) -> Optional[str]:
+  """The id of the user message ag-ui-adk sends the Runner from ``messages``.
+
+  As ag-ui-adk 0.11.0 picks it: the last user message with content.
+  """
+  for message in reversed(list(messages or ())):
+    if getattr(message, 'role', None) == 'user' and getattr(
+        message, 'content', None
+    ):
+      return cast(Optional[str], getattr(message, 'id', None))
+  return None
 
 
 class _RunView:
@@ -358,6 +388,8 @@ class _RunView:
     self.nested_progress = nested_progress
     self.reply_id = reply_id
     self.queue: Any = None
+    self.client_message_id: Optional[str] = None
+    """The client's id of the user message the run sends the Runner."""
     self._agent_calls: set[str] = set()
     self._runs: set[str] = set()
     self._open_runs: set[str] = set()
@@ -369,7 +401,7 @@ class _RunView:
   def turn_started(self, event: Event) -> None:
     """Takes the user's event of the run: a typed message opens a turn."""
     if _typed_text(event):
-      self.reply_id = _reply_id(event.id)
+      self.reply_id = _reply_id(_client_message_id(event) or event.id)
 
   def for_translator(self, event: Event) -> Optional[Event]:
     """The event without the calls of tools that run an agent, or None."""
@@ -523,6 +555,14 @@ def _relaying(runner: Runner, view: _RunView) -> Runner:
     # ask for it, so it goes no further.
     swallow_user_event = not kwargs.get('yield_user_message')
     kwargs['yield_user_message'] = True
+    new_message = kwargs.get('new_message')
+    if view.client_message_id and any(
+        part.text for part in (new_message.parts if new_message else None) or ()
+    ):
+      kwargs['state_delta'] = {
+          **(kwargs.get('state_delta') or {}),
+          _CLIENT_MESSAGE_ID_KEY: view.client_message_id,
+      }
     first = True
     async with contextlib.aclosing(run_async(**kwargs)) as events:
       async for event in events:
@@ -661,7 +701,7 @@ class UserViewADKAgent(ADKAgent):  # type: ignore[misc]
       return None
     for event in reversed(session.events):
       if event.author == 'user' and not event.partial and _typed_text(event):
-        return _reply_id(event.id)
+        return _reply_id(_client_message_id(event) or event.id)
     return None
 
   # ag-ui-adk 0.11.0 internals: the background task that drives the Runner
@@ -672,6 +712,9 @@ class UserViewADKAgent(ADKAgent):  # type: ignore[misc]
     if view is None:
       view = _RunView(self.nested_progress, None)
     view.queue = kwargs['event_queue']
+    view.client_message_id = _last_user_message_id(
+        kwargs.get('message_batch') or input_data.messages
+    )
     # The task runs in a context of its own: the value ends with it.
     _run_view.set(view)
     await super()._run_adk_in_background(**kwargs)
