@@ -41,6 +41,7 @@ from google.adk.models.llm_response import LlmResponse
 from google.adk.sessions.in_memory_session_service import InMemorySessionService
 from google.adk.sessions.session import Session
 from google.adk.tools.agent_tool import AgentTool
+from google.adk.tools.function_tool import FunctionTool
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.genai import types
@@ -531,3 +532,110 @@ async def test_adapter_keeps_an_agent_tools_state_from_the_client():
   assert _app_state(_state_sent(events)[-1]) == {'party': 2}
   assert _app_state(body['state']) == {'party': 2}
   assert (await _stored(service)).state['found'] == _FOUND
+
+
+_QUERY = 'quokka habitat'
+_HIT = 'hit-bilby-2290'
+
+
+def _research_desk() -> LlmAgent:
+  """A desk whose researcher (an AgentTool, shown in full) searches."""
+
+  def search(query: str) -> dict[str, Any]:
+    """Searches the web."""
+    return {'hits': [_HIT], 'query': query}
+
+  def researcher_reply(llm_request: LlmRequest) -> types.Part:
+    last = llm_request.contents[-1]
+    if any(part.function_response for part in last.parts or []):
+      return types.Part(text=_FOUND)
+    return types.Part(
+        function_call=types.FunctionCall(name='search', args={'query': _QUERY})
+    )
+
+  search_tool = FunctionTool(search)
+  search_tool.user_visibility = 'full'
+  researcher_tool = AgentTool(
+      agent=LlmAgent(
+          name='researcher',
+          model=_ScriptedLlm(reply=researcher_reply),
+          tools=[search_tool],
+      )
+  )
+  researcher_tool.user_visibility = 'full'
+  return LlmAgent(
+      name='desk',
+      model=_ScriptedLlm(reply=_desk_reply),
+      tools=[researcher_tool],
+  )
+
+
+@pytest.mark.parametrize('nested_progress', ['loud', None, 3])
+def test_adapter_refuses_an_unknown_nested_progress(nested_progress):
+  with pytest.raises(ValueError, match='nested_progress'):
+    UserViewADKAgent(
+        adk_agent=_research_desk(),
+        app_name=_APP,
+        user_id=_USER,
+        session_service=InMemorySessionService(),
+        nested_progress=nested_progress,
+    )
+
+
+@pytest.mark.parametrize('nested_progress', ['hidden', 'minimal', 'full'])
+async def test_adapter_sends_an_agent_tools_run_at_the_level_it_is_set_to(
+    nested_progress,
+):
+  agent = UserViewADKAgent(
+      adk_agent=_research_desk(),
+      app_name=_APP,
+      user_id=_USER,
+      session_service=InMemorySessionService(),
+      run_config_factory=_streaming,
+      emit_messages_snapshot=True,
+      nested_progress=nested_progress,
+  )
+  async with _client(agent, add_user_view_fastapi_endpoint) as client:
+    raw_stream, events = await _run_turn(client, 0)
+    _, state_messages = await _agents_state(client)
+
+  history = _snapshot(events)
+  assert state_messages == history
+  # The researcher's call is its run, never a tool card of the desk's reply,
+  # and its reply reaches the user only through the desk's answer.
+  assert _FOUND not in raw_stream
+  reply = [m for m in history if m['role'] == 'assistant' and 'subagentRunId' not in m]
+  assert [(m['content'], m.get('toolCalls')) for m in reply] == [(_ANSWER, None)]
+  started = [e for e in events if e['type'] == 'SUBAGENT_STARTED']
+  work = [m for m in history if m.get('subagentRunId')]
+  if nested_progress == 'hidden':
+    assert not started and not work
+    assert 'researcher' not in raw_stream and 'search' not in raw_stream
+    return
+  (run_id,) = {e['subagentRunId'] for e in started}
+  assert [e['type'] for e in events if e.get('subagentRunId') == run_id] == [
+      'SUBAGENT_STARTED',
+      'TOOL_CALL_START',
+      'TOOL_CALL_ARGS',
+      'TOOL_CALL_END',
+      'TOOL_CALL_RESULT',
+      'SUBAGENT_FINISHED',
+  ]
+  full = nested_progress == 'full'
+  args = json.dumps({'query': _QUERY}, separators=(',', ':')) if full else '{}'
+  result = json.dumps({'hits': [_HIT], 'query': _QUERY}) if full else 'null'
+  assert [
+      (m['role'], m.get('toolCalls'), m.get('content')) for m in work
+  ] == [
+      (
+          'assistant',
+          [{
+              'id': work[1]['toolCallId'],
+              'type': 'function',
+              'function': {'name': 'search', 'arguments': args},
+          }],
+          None,
+      ),
+      ('tool', None, result),
+  ]
+  assert (_HIT in raw_stream) == full
