@@ -387,7 +387,9 @@ async def test_adapter_keeps_internal_content_from_everything_sent(make_root):
       for m in user_messages(stored.events)
       if m.role == 'user'
   ]
-  assert [m.get('content') for m in state_messages if m['role'] == 'assistant'] == [
+  assert [
+      m.get('content') for m in state_messages if m['role'] == 'assistant'
+  ] == [
       ''.join(part.text or '' for part in m.parts if part.type == 'text')
       for m in user_messages(stored.events)
       if m.role == 'assistant'
@@ -604,8 +606,14 @@ async def test_adapter_sends_an_agent_tools_run_at_the_level_it_is_set_to(
   # The researcher's call is its run, never a tool card of the desk's reply,
   # and its reply reaches the user only through the desk's answer.
   assert _FOUND not in raw_stream
-  reply = [m for m in history if m['role'] == 'assistant' and 'subagentRunId' not in m]
-  assert [(m['content'], m.get('toolCalls')) for m in reply] == [(_ANSWER, None)]
+  reply = [
+      m
+      for m in history
+      if m['role'] == 'assistant' and 'subagentRunId' not in m
+  ]
+  assert [(m['content'], m.get('toolCalls')) for m in reply] == [
+      (_ANSWER, None)
+  ]
   started = [e for e in events if e['type'] == 'SUBAGENT_STARTED']
   work = [m for m in history if m.get('subagentRunId')]
   if nested_progress == 'hidden':
@@ -624,9 +632,7 @@ async def test_adapter_sends_an_agent_tools_run_at_the_level_it_is_set_to(
   full = nested_progress == 'full'
   args = json.dumps({'query': _QUERY}, separators=(',', ':')) if full else '{}'
   result = json.dumps({'hits': [_HIT], 'query': _QUERY}) if full else 'null'
-  assert [
-      (m['role'], m.get('toolCalls'), m.get('content')) for m in work
-  ] == [
+  assert [(m['role'], m.get('toolCalls'), m.get('content')) for m in work] == [
       (
           'assistant',
           [{

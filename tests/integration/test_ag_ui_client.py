@@ -79,7 +79,8 @@ class _ScriptedLlm(BaseLlm):
         (
             i
             for i, content in enumerate(contents)
-            if content.role == 'user' and any(p.text for p in content.parts or [])
+            if content.role == 'user'
+            and any(p.text for p in content.parts or [])
         ),
         default=0,
     )
@@ -304,6 +305,7 @@ def test_ag_ui_client_rebuilds_one_message_per_turn_and_the_researchers_run(
   # the run's snapshot and /agents/state send (the client's own answer
   # message aside, which the history gives an id of its own).
   for run in runs:
+
     def shown(ms: list[dict[str, Any]]) -> list[dict[str, Any]]:
       return [
           m
@@ -311,8 +313,8 @@ def test_ag_ui_client_rebuilds_one_message_per_turn_and_the_researchers_run(
           if m['role'] == 'assistant'
           or (m['role'] == 'tool' and m['id'].endswith('-result'))
           and not any(
-              c['id'] == m['toolCallId'] and c['function']['name']
-              == 'ask_user_to_confirm'
+              c['id'] == m['toolCallId']
+              and c['function']['name'] == 'ask_user_to_confirm'
               for a in ms
               for c in a.get('toolCalls') or []
           )

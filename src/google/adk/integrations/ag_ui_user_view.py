@@ -39,6 +39,13 @@ included), except the keys named in ``client_state_keys``::
 * ``add_user_view_fastapi_endpoint`` is ``add_adk_fastapi_endpoint`` with
   ``/agents/state`` reading the user's view of the session.
 
+A turn reaches the client as one assistant message (its text and its tool
+cards, as ``google.adk.events.user_messages`` draws them), live and in the
+history, and an agent run as a tool as a sub-agent run: ``SUBAGENT_*`` events
+and tool calls attributed to it by ``subagentRunId``, as much of it as
+``nested_progress`` (``'hidden'``, ``'minimal'``, the default, or ``'full'``)
+allows.
+
 The session keeps every event in full; only what is sent to the client
 changes. ag-ui-adk 0.11.0 has no hook for the history it sends, so besides
 subclassing ``ADKAgent`` the adapter relies on a few of its internals, named
@@ -448,7 +455,8 @@ class _RunView:
               name=str(update.get('agent') or update.get('tool') or run),
               parent_tool_call_id=run,
               parent_subagent_run_id=(
-                  parent if isinstance(parent, str) and parent in self._runs
+                  parent
+                  if isinstance(parent, str) and parent in self._runs
                   else None
               ),
           )
@@ -609,15 +617,24 @@ class UserViewADKAgent(ADKAgent):  # type: ignore[misc]
 
   Takes ``ADKAgent``'s arguments (and ``ADKAgent.from_app`` works as well),
   plus ``client_state_keys``: the state keys the client may see although
-  internal agents write them (a list of str; none by default). It differs in
-  four ways:
+  internal agents write them (a list of str; none by default), and
+  ``nested_progress``: how much the client gets of the work of agents run as
+  tools, ``'hidden'``, ``'minimal'`` (the default: who works, and each tool
+  call's name and status) or ``'full'`` (with arguments and results). It
+  differs in these ways:
 
   * Every run is in ``visibility_mode='filter'``: the RunConfig comes from
     ``run_config_factory`` (or ag-ui-adk's default) with the mode and
     ``client_state_keys`` set, so internal agents' text and state never
     reach the live stream (``STATE_DELTA``).
   * The ``MESSAGES_SNAPSHOT`` a run ends with (``emit_messages_snapshot``) is
-    built from ``user_view`` of the session's events, as the live stream was.
+    built from ``user_messages`` of the session's events: per turn the
+    user's message, one assistant message and its tool messages, and the
+    runs of agents used as tools as messages attributed to them.
+  * The live stream draws the same messages: the turn's text and tool calls
+    go to the assistant message's id, and an agent run as a tool arrives as
+    ``SUBAGENT_STARTED``, its tool calls (``subagentRunId`` set) and
+    ``SUBAGENT_FINISHED`` or ``SUBAGENT_ERROR``, never as a tool card.
   * Its ``STATE_SNAPSHOT`` events leave out the keys only internal agents
     wrote.
   * Its session service answers ``/agents/state`` reads with the user's view
@@ -864,9 +881,7 @@ def _with_client_reads(
         message.model_dump(by_alias=True, exclude_none=True)
         for message in messages
     ]
-    return JSONResponse(
-        status_code=response.status_code, content=body
-    )
+    return JSONResponse(status_code=response.status_code, content=body)
 
   return endpoint_with_client_reads
 
