@@ -379,20 +379,14 @@ async def test_adapter_keeps_internal_content_from_everything_sent(make_root):
 
   stored = await _stored(service)
   _assert_stored_whole(stored, turns=len(_TURNS))
-  # What the client was sent is the user's messages of the stored session.
+  # What the client was sent is the user's messages of the stored session,
+  # each user message under the id the client gave it.
   assert [
-      (m['id'], m.get('content')) for m in state_messages if m['role'] == 'user'
-  ] == [
-      (m.id, ''.join(part.text or '' for part in m.parts))
-      for m in user_messages(stored.events)
-      if m.role == 'user'
-  ]
-  assert [
-      m.get('content') for m in state_messages if m['role'] == 'assistant'
-  ] == [
+      (m['id'], m['content']) for m in state_messages if m['role'] == 'user'
+  ] == [(f'user-{i}', text) for i, text in enumerate(_TURNS)]
+  assert [m.get('content') for m in state_messages if m['role'] != 'tool'] == [
       ''.join(part.text or '' for part in m.parts if part.type == 'text')
       for m in user_messages(stored.events)
-      if m.role == 'assistant'
   ]
 
 
@@ -645,3 +639,78 @@ async def test_adapter_sends_an_agent_tools_run_at_the_level_it_is_set_to(
       ('tool', None, result),
   ]
   assert (_HIT in raw_stream) == full
+
+
+async def test_adapter_sends_a_single_turn_sub_agents_run_as_a_sub_agent():
+  """A sub-agent run on the tool's branch is attributed as an agent tool is."""
+
+  def check_dates(when: str) -> dict[str, str]:
+    """Checks the dates."""
+    return {'free': when}
+
+  def checker_reply(llm_request: LlmRequest) -> types.Part:
+    last = llm_request.contents[-1]
+    if any(part.function_response for part in last.parts or []):
+      return types.Part(text=_FOUND)
+    return types.Part(
+        function_call=types.FunctionCall(
+            name='check_dates', args={'when': 'tomorrow'}
+        )
+    )
+
+  def desk_reply(llm_request: LlmRequest) -> types.Part:
+    last = llm_request.contents[-1]
+    if any(part.function_response for part in last.parts or []):
+      return types.Part(text=_ANSWER)
+    return types.Part(
+        function_call=types.FunctionCall(
+            name='checker', args={'request': 'tomorrow?'}
+        )
+    )
+
+  checker = LlmAgent(
+      name='checker',
+      description='Checks dates.',
+      mode='single_turn',
+      model=_ScriptedLlm(reply=checker_reply),
+      tools=[check_dates],
+  )
+  desk = LlmAgent(
+      name='desk', model=_ScriptedLlm(reply=desk_reply), sub_agents=[checker]
+  )
+  agent = UserViewADKAgent(
+      adk_agent=desk,
+      app_name=_APP,
+      user_id=_USER,
+      session_service=InMemorySessionService(),
+      run_config_factory=_streaming,
+      emit_messages_snapshot=True,
+  )
+  async with _client(agent, add_user_view_fastapi_endpoint) as client:
+    raw_stream, events = await _run_turn(client, 0)
+
+  assert _FOUND not in raw_stream
+  (started,) = [e for e in events if e['type'] == 'SUBAGENT_STARTED']
+  run_id = started['subagentRunId']
+  assert started['name'] == 'checker'
+  assert [
+      (e['type'], e.get('toolCallName'))
+      for e in events
+      if e.get('subagentRunId') == run_id
+  ] == [
+      ('SUBAGENT_STARTED', None),
+      ('TOOL_CALL_START', 'check_dates'),
+      ('TOOL_CALL_ARGS', None),
+      ('TOOL_CALL_END', None),
+      ('TOOL_CALL_RESULT', None),
+      ('SUBAGENT_FINISHED', None),
+  ]
+  assert [
+      (m['role'], m.get('subagentRunId'), m.get('content'))
+      for m in _snapshot(events)
+  ] == [
+      ('user', None, _TURNS[0]),
+      ('assistant', run_id, None),
+      ('tool', run_id, 'null'),
+      ('assistant', None, _ANSWER),
+  ]

@@ -120,6 +120,7 @@ from ..tools._tool_visibility import calls_running_agents
 from ..tools._tool_visibility import FULL
 from ..tools._tool_visibility import HIDDEN
 from ..tools._tool_visibility import MINIMAL
+from ..tools._tool_visibility import shown_level
 from ..tools._tool_visibility import validate_tool_visibility
 
 logger = logging.getLogger('google_adk.' + __name__)
@@ -434,6 +435,59 @@ class _RunView:
     call = part.function_call or part.function_response
     return call is not None and call.id in self._agent_calls
 
+  def branch_run(self, event: Event) -> Optional[tuple[str, str]]:
+    """The run (call id, agent) an event of a tool's branch belongs to.
+
+    The runtime runs an agent or node used as a tool in the caller's
+    invocation (``NodeTool``, single-turn sub-agents) on the
+    ``<tool>@<call id>`` branch below the caller's.
+    """
+    if not event.branch or not self._agent_calls:
+      return None
+    for segment in reversed(event.branch.split('.')):
+      name, at, call_id = segment.rpartition('@')
+      if at and call_id in self._agent_calls:
+        return call_id, name
+    return None
+
+  async def relay_branch_work(self, run: str, agent: str, event: Event) -> None:
+    """Sends an event of a tool's branch as the work of the run it is in."""
+    updates: list[dict[str, Any]] = []
+    if run not in self._runs:
+      updates.append({'run': run, 'agent': agent, 'status': 'started'})
+    for part in (event.content.parts if event.content else None) or ():
+      call = part.function_call or part.function_response
+      if call is None or not call.id or not call.name:
+        continue
+      level = _lower(self.nested_progress, shown_level(event, call))
+      if level == HIDDEN:
+        continue
+      step: dict[str, Any] = {'id': call.id, 'name': call.name}
+      function_call, response = part.function_call, part.function_response
+      if function_call is not None:
+        step['status'] = 'running'
+        if level == FULL:
+          step['args'] = dict(function_call.args or {})
+      elif response is not None:
+        step['status'] = 'done'
+        if level == FULL:
+          step['result'] = response.response
+      updates.append({'run': run, 'status': 'step', 'step': step})
+    if event.error_message or event.error_code:
+      updates.append({
+          'run': run,
+          'status': 'error',
+          'error': event.error_message or event.error_code,
+      })
+    for update in updates:
+      await self.relay(update)
+
+  async def finish_answered_runs(self, event: Event) -> None:
+    """Ends the runs on tools' branches whose calls this event answers."""
+    for response in event.get_function_responses():
+      if response.id in self._open_runs:
+        await self.relay({'run': response.id, 'status': 'finished'})
+
   async def relay(self, update: dict[str, Any]) -> None:
     """Puts a nested run's progress update on the queue as AG-UI events."""
     for event in self._progress_events(update):
@@ -519,6 +573,8 @@ class _RunView:
     if getattr(event, 'subagent_run_id', None) is not None:
       return [event]
     kind = event.type
+    # Set on every TOOL_CALL_* event; BaseEvent does not declare it.
+    call_id: str = getattr(event, 'tool_call_id', '')
     if kind in (
         EventType.TEXT_MESSAGE_START,
         EventType.TEXT_MESSAGE_CONTENT,
@@ -530,20 +586,13 @@ class _RunView:
       if self.reply_id is not None:
         return [event.model_copy(update={'parent_message_id': self.reply_id})]
     elif kind == EventType.TOOL_CALL_ARGS:
-      self._with_args.add(event.tool_call_id)
+      self._with_args.add(call_id)
     elif kind == EventType.TOOL_CALL_END:
-      if event.tool_call_id not in self._with_args:
-        self._with_args.add(event.tool_call_id)
-        return [
-            ToolCallArgsEvent(tool_call_id=event.tool_call_id, delta='{}'),
-            event,
-        ]
+      if call_id not in self._with_args:
+        self._with_args.add(call_id)
+        return [ToolCallArgsEvent(tool_call_id=call_id, delta='{}'), event]
     elif kind == EventType.TOOL_CALL_RESULT:
-      return [
-          event.model_copy(
-              update={'message_id': _result_id(event.tool_call_id)}
-          )
-      ]
+      return [event.model_copy(update={'message_id': _result_id(call_id)})]
     return [event]
 
 
@@ -584,6 +633,15 @@ def _relaying(runner: Runner, view: _RunView) -> Runner:
         if update is not None:
           await view.relay(update)
           continue
+        branch_run = view.branch_run(event)
+        if branch_run is not None:
+          await view.relay_branch_work(*branch_run, event)
+          if not (event.actions.state_delta or event.actions.artifact_delta):
+            continue
+          # ag-ui-adk still sends what the event changes.
+          event = event.model_copy(update={'content': None})
+        else:
+          await view.finish_answered_runs(event)
         translated = view.for_translator(event)
         if translated is not None:
           yield translated
@@ -871,7 +929,7 @@ def _with_client_reads(
         or response.status_code != 200
     ):
       return response
-    body = json.loads(response.body)
+    body = json.loads(bytes(response.body))
     if not isinstance(body, dict) or 'messages' not in body:
       return response
     # ag-ui-adk drew one message per event; the history is one per turn.
