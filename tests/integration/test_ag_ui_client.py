@@ -36,6 +36,8 @@ from fastapi import FastAPI
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.agents.run_config import RunConfig
 from google.adk.agents.run_config import StreamingMode
+from google.adk.apps.app import App
+from google.adk.apps.app import ResumabilityConfig
 from google.adk.integrations.ag_ui_user_view import add_user_view_fastapi_endpoint
 from google.adk.integrations.ag_ui_user_view import UserViewADKAgent
 from google.adk.models.base_llm import BaseLlm
@@ -215,19 +217,33 @@ def _drawn(messages: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
   ]
 
 
+@pytest.mark.parametrize('resumable', [False, True], ids=['plain', 'resumable'])
 def test_ag_ui_client_rebuilds_one_message_per_turn_and_the_researchers_run(
-    tmp_path,
+    resumable, tmp_path
 ):
   command = _node_client()
   assistant, models = _assistant()
-  agent = UserViewADKAgent(
-      adk_agent=assistant,
-      app_name='ag_ui_client_app',
+  options: dict[str, Any] = dict(
       user_id='u1',
       session_service=InMemorySessionService(),
       run_config_factory=_streaming,
       emit_messages_snapshot=True,
   )
+  if resumable:
+    # ag-ui-adk's recommended way to pause for the client: it resumes the
+    # paused invocation instead of starting one.
+    agent = UserViewADKAgent.from_app(
+        App(
+            name='ag_ui_client_app',
+            root_agent=assistant,
+            resumability_config=ResumabilityConfig(is_resumable=True),
+        ),
+        **options,
+    )
+  else:
+    agent = UserViewADKAgent(
+        adk_agent=assistant, app_name='ag_ui_client_app', **options
+    )
   app = FastAPI()
   add_user_view_fastapi_endpoint(app, agent, '/')
 

@@ -263,6 +263,7 @@ def _conversation(
   """
   messages: list[Any] = []
   turn_id: Optional[str] = None
+  events = [event for event in events if not _is_resume_trigger(event)]
   by_id = {event.id: event for event in events}
   for message in user_messages(events, client_state_keys=client_state_keys):
     texts = [part.text or '' for part in message.parts if part.type == 'text']
@@ -354,6 +355,21 @@ def _client_message_id(event: Optional[Event]) -> Optional[str]:
     return None
   recorded = event.actions.state_delta.get(_CLIENT_MESSAGE_ID_KEY)
   return recorded if isinstance(recorded, str) and recorded else None
+
+
+def _is_resume_trigger(event: Event) -> bool:
+  """Whether a user's event is the empty message ag-ui-adk resumes with.
+
+  To resume a resumable app after a client tool's answer, ag-ui-adk 0.11.0
+  stores the answer as an event of its own and runs the Runner with a
+  message of one empty text part. Nobody typed it: it continues the turn.
+  """
+  parts = (event.content.parts if event.content else None) or ()
+  return (
+      event.author == 'user'
+      and bool(parts)
+      and all(part.text == '' and not part.function_response for part in parts)
+  )
 
 
 def _typed_text(event: Event) -> bool:
