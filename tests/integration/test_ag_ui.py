@@ -25,7 +25,6 @@ import sys
 from typing import Any
 
 from ag_ui_adk import add_adk_fastapi_endpoint
-from ag_ui_adk import adk_events_to_messages
 from ag_ui_adk import ADKAgent
 from fastapi import FastAPI
 from google.adk.agents.base_agent import BaseAgent
@@ -33,7 +32,7 @@ from google.adk.agents.llm_agent import LlmAgent
 from google.adk.agents.run_config import RunConfig
 from google.adk.agents.run_config import StreamingMode
 from google.adk.agents.sequential_agent import SequentialAgent
-from google.adk.events.user_view import user_view
+from google.adk.events.user_messages import user_messages
 from google.adk.integrations.ag_ui_user_view import add_user_view_fastapi_endpoint
 from google.adk.integrations.ag_ui_user_view import UserViewADKAgent
 from google.adk.models.base_llm import BaseLlm
@@ -42,6 +41,7 @@ from google.adk.models.llm_response import LlmResponse
 from google.adk.sessions.in_memory_session_service import InMemorySessionService
 from google.adk.sessions.session import Session
 from google.adk.tools.agent_tool import AgentTool
+from google.adk.tools.function_tool import FunctionTool
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.genai import types
@@ -262,24 +262,15 @@ def _said(messages: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 
 
 def _user_view_of_turns(turns: int) -> list[tuple[Any, ...]]:
-  """What the user sees: the classifier's tool by name only, then the answer."""
+  """What the user sees: per turn one reply, the classifier's tool by name."""
   return [
       said
       for text in _TURNS[:turns]
       for said in (
           ('user', None, text, []),
-          ('assistant', 'classifier', None, [('look_up_guest', '{}')]),
+          ('assistant', None, _ANSWER, [('look_up_guest', '{}')]),
           ('tool', None, 'null', []),
-          ('assistant', 'booker', _ANSWER, []),
       )
-  ]
-
-
-def _ids_kept(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-  # adk_events_to_messages gives a tool message a new id at every call.
-  return [
-      {k: v for k, v in m.items() if not (m['role'] == 'tool' and k == 'id')}
-      for m in messages
   ]
 
 
@@ -384,15 +375,19 @@ async def test_adapter_keeps_internal_content_from_everything_sent(make_root):
         assert text not in raw_state
       assert _live_text(events) == _ANSWER
       assert _said(_snapshot(events)) == _user_view_of_turns(turn + 1)
-      assert _ids_kept(state_messages) == _ids_kept(_snapshot(events))
+      assert state_messages == _snapshot(events)
 
   stored = await _stored(service)
   _assert_stored_whole(stored, turns=len(_TURNS))
-  # What the client was sent is the user's view of the stored session.
-  assert _ids_kept(state_messages) == _ids_kept([
-      message.model_dump(by_alias=True, exclude_none=True)
-      for message in adk_events_to_messages(user_view(stored.events))
-  ])
+  # What the client was sent is the user's messages of the stored session,
+  # each user message under the id the client gave it.
+  assert [
+      (m['id'], m['content']) for m in state_messages if m['role'] == 'user'
+  ] == [(f'user-{i}', text) for i, text in enumerate(_TURNS)]
+  assert [m.get('content') for m in state_messages if m['role'] != 'tool'] == [
+      ''.join(part.text or '' for part in m.parts if part.type == 'text')
+      for m in user_messages(stored.events)
+  ]
 
 
 @_ROOTS
@@ -533,3 +528,189 @@ async def test_adapter_keeps_an_agent_tools_state_from_the_client():
   assert _app_state(_state_sent(events)[-1]) == {'party': 2}
   assert _app_state(body['state']) == {'party': 2}
   assert (await _stored(service)).state['found'] == _FOUND
+
+
+_QUERY = 'quokka habitat'
+_HIT = 'hit-bilby-2290'
+
+
+def _research_desk() -> LlmAgent:
+  """A desk whose researcher (an AgentTool, shown in full) searches."""
+
+  def search(query: str) -> dict[str, Any]:
+    """Searches the web."""
+    return {'hits': [_HIT], 'query': query}
+
+  def researcher_reply(llm_request: LlmRequest) -> types.Part:
+    last = llm_request.contents[-1]
+    if any(part.function_response for part in last.parts or []):
+      return types.Part(text=_FOUND)
+    return types.Part(
+        function_call=types.FunctionCall(name='search', args={'query': _QUERY})
+    )
+
+  search_tool = FunctionTool(search)
+  search_tool.user_visibility = 'full'
+  researcher_tool = AgentTool(
+      agent=LlmAgent(
+          name='researcher',
+          model=_ScriptedLlm(reply=researcher_reply),
+          tools=[search_tool],
+      )
+  )
+  researcher_tool.user_visibility = 'full'
+  return LlmAgent(
+      name='desk',
+      model=_ScriptedLlm(reply=_desk_reply),
+      tools=[researcher_tool],
+  )
+
+
+@pytest.mark.parametrize('nested_progress', ['loud', None, 3])
+def test_adapter_refuses_an_unknown_nested_progress(nested_progress):
+  with pytest.raises(ValueError, match='nested_progress'):
+    UserViewADKAgent(
+        adk_agent=_research_desk(),
+        app_name=_APP,
+        user_id=_USER,
+        session_service=InMemorySessionService(),
+        nested_progress=nested_progress,
+    )
+
+
+@pytest.mark.parametrize('nested_progress', ['hidden', 'minimal', 'full'])
+async def test_adapter_sends_an_agent_tools_run_at_the_level_it_is_set_to(
+    nested_progress,
+):
+  agent = UserViewADKAgent(
+      adk_agent=_research_desk(),
+      app_name=_APP,
+      user_id=_USER,
+      session_service=InMemorySessionService(),
+      run_config_factory=_streaming,
+      emit_messages_snapshot=True,
+      nested_progress=nested_progress,
+  )
+  async with _client(agent, add_user_view_fastapi_endpoint) as client:
+    raw_stream, events = await _run_turn(client, 0)
+    _, state_messages = await _agents_state(client)
+
+  history = _snapshot(events)
+  assert state_messages == history
+  # The researcher's call is its run, never a tool card of the desk's reply,
+  # and its reply reaches the user only through the desk's answer.
+  assert _FOUND not in raw_stream
+  reply = [
+      m
+      for m in history
+      if m['role'] == 'assistant' and 'subagentRunId' not in m
+  ]
+  assert [(m['content'], m.get('toolCalls')) for m in reply] == [
+      (_ANSWER, None)
+  ]
+  started = [e for e in events if e['type'] == 'SUBAGENT_STARTED']
+  work = [m for m in history if m.get('subagentRunId')]
+  if nested_progress == 'hidden':
+    assert not started and not work
+    assert 'researcher' not in raw_stream and 'search' not in raw_stream
+    return
+  (run_id,) = {e['subagentRunId'] for e in started}
+  assert [e['type'] for e in events if e.get('subagentRunId') == run_id] == [
+      'SUBAGENT_STARTED',
+      'TOOL_CALL_START',
+      'TOOL_CALL_ARGS',
+      'TOOL_CALL_END',
+      'TOOL_CALL_RESULT',
+      'SUBAGENT_FINISHED',
+  ]
+  full = nested_progress == 'full'
+  args = json.dumps({'query': _QUERY}, separators=(',', ':')) if full else '{}'
+  result = json.dumps({'hits': [_HIT], 'query': _QUERY}) if full else 'null'
+  assert [(m['role'], m.get('toolCalls'), m.get('content')) for m in work] == [
+      (
+          'assistant',
+          [{
+              'id': work[1]['toolCallId'],
+              'type': 'function',
+              'function': {'name': 'search', 'arguments': args},
+          }],
+          None,
+      ),
+      ('tool', None, result),
+  ]
+  assert (_HIT in raw_stream) == full
+
+
+async def test_adapter_sends_a_single_turn_sub_agents_run_as_a_sub_agent():
+  """A sub-agent run on the tool's branch is attributed as an agent tool is."""
+
+  def check_dates(when: str) -> dict[str, str]:
+    """Checks the dates."""
+    return {'free': when}
+
+  def checker_reply(llm_request: LlmRequest) -> types.Part:
+    last = llm_request.contents[-1]
+    if any(part.function_response for part in last.parts or []):
+      return types.Part(text=_FOUND)
+    return types.Part(
+        function_call=types.FunctionCall(
+            name='check_dates', args={'when': 'tomorrow'}
+        )
+    )
+
+  def desk_reply(llm_request: LlmRequest) -> types.Part:
+    last = llm_request.contents[-1]
+    if any(part.function_response for part in last.parts or []):
+      return types.Part(text=_ANSWER)
+    return types.Part(
+        function_call=types.FunctionCall(
+            name='checker', args={'request': 'tomorrow?'}
+        )
+    )
+
+  checker = LlmAgent(
+      name='checker',
+      description='Checks dates.',
+      mode='single_turn',
+      model=_ScriptedLlm(reply=checker_reply),
+      tools=[check_dates],
+  )
+  desk = LlmAgent(
+      name='desk', model=_ScriptedLlm(reply=desk_reply), sub_agents=[checker]
+  )
+  agent = UserViewADKAgent(
+      adk_agent=desk,
+      app_name=_APP,
+      user_id=_USER,
+      session_service=InMemorySessionService(),
+      run_config_factory=_streaming,
+      emit_messages_snapshot=True,
+  )
+  async with _client(agent, add_user_view_fastapi_endpoint) as client:
+    raw_stream, events = await _run_turn(client, 0)
+
+  assert _FOUND not in raw_stream
+  (started,) = [e for e in events if e['type'] == 'SUBAGENT_STARTED']
+  run_id = started['subagentRunId']
+  assert started['name'] == 'checker'
+  assert [
+      (e['type'], e.get('toolCallName'))
+      for e in events
+      if e.get('subagentRunId') == run_id
+  ] == [
+      ('SUBAGENT_STARTED', None),
+      ('TOOL_CALL_START', 'check_dates'),
+      ('TOOL_CALL_ARGS', None),
+      ('TOOL_CALL_END', None),
+      ('TOOL_CALL_RESULT', None),
+      ('SUBAGENT_FINISHED', None),
+  ]
+  assert [
+      (m['role'], m.get('subagentRunId'), m.get('content'))
+      for m in _snapshot(events)
+  ] == [
+      ('user', None, _TURNS[0]),
+      ('assistant', run_id, None),
+      ('tool', run_id, 'null'),
+      ('assistant', None, _ANSWER),
+  ]
