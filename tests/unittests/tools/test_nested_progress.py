@@ -547,3 +547,15 @@ async def test_a_transfer_is_no_tool_card_the_agent_that_answers_is_the_message(
       ('user', [('text', 'Where do quokkas live?')]),
       ('assistant', [('text', _ANSWER)]),
   ]
+
+
+@pytest.mark.asyncio
+async def test_an_empty_resume_message_continues_the_turn():
+  _, stored = await _run_turn(_assistant(), RunConfig())
+  resume = Event(
+      author='user',
+      invocation_id=stored[-1].invocation_id,
+      content=types.UserContent(parts=[types.Part(text='')]),
+  )
+
+  assert user_messages([*stored, resume]) == user_messages(stored)

@@ -214,8 +214,9 @@ class _Builder:
       if card is not None:
         card.status = 'done'
         card.result = answer.response
-    if texts or not answers:
-      # A message the user typed starts a turn.
+    if texts or _sends_media(parts):
+      # A message the user sent starts a turn; an empty one (a client's
+      # resume of a paused invocation) or a state write does not.
       self.messages.append(
           UserMessage(
               id=event.id,
@@ -294,6 +295,11 @@ class _Builder:
       )
       self.messages.append(self._reply)
     self._reply.parts.append(part)
+
+
+def _sends_media(parts: list[types.Part]) -> bool:
+  """Whether a user event without text holds a file or image the user sent."""
+  return any(part.inline_data or part.file_data for part in parts)
 
 
 def _is_client_call(event: Event, call: Any) -> bool:

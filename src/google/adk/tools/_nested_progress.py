@@ -286,14 +286,15 @@ class NestedRun:
         step = {'id': call.id, 'name': call.name}
         self._steps[call.id] = step
         self.record['steps'].append(step)
-      if part.function_call is not None:
+      response = part.function_response
+      if response is None:
         step['status'] = RUNNING
         if level == FULL:
-          step['args'] = dict(part.function_call.args or {})
+          step['args'] = dict(call.args or {})
       else:
         step['status'] = DONE
         if level == FULL:
-          step['result'] = part.function_response.response
+          step['result'] = response.response
       await self._send(
           {'status': STEP, 'author': event.author, 'step': dict(step)}
       )
