@@ -419,9 +419,7 @@ def export(
     ForkBuildError: If a PR does not apply to pristine upstream on its own,
       or no author can be had.
   """
-  results = export_each(
-      project, out, include_fork_only, author, upstream_tests
-  )
+  results = export_each(project, out, include_fork_only, author, upstream_tests)
   errors = [r.error for r in results if r.error]
   if errors:
     raise ForkBuildError('\n'.join(errors))

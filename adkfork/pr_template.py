@@ -90,7 +90,9 @@ def render_message(
   lines += [
       '**Unit Tests:**',
       '',
-      _box(bool(test_files), 'I have added or updated unit tests for my change.'),
+      _box(
+          bool(test_files), 'I have added or updated unit tests for my change.'
+      ),
       _box(existing_pass, 'All unit tests pass locally.'),
       '',
   ]
@@ -134,7 +136,9 @@ def render_message(
   if pr.depends_on or pr.size_reason or upstream_version:
     context = []
     if upstream_version:
-      context.append(f'Made against: google-adk {upstream_version} (v{upstream_version}).')
+      context.append(
+          f'Made against: google-adk {upstream_version} (v{upstream_version}).'
+      )
     if pr.depends_on:
       context.append(
           'Builds on: ' + ', '.join(f'`{d}`' for d in pr.depends_on) + '.'

@@ -199,9 +199,7 @@ async def test_captured_content_carries_the_whole_history(
     assert _SYSTEM_INSTRUCTIONS in attributes
 
 
-def _count_calls(
-    monkeypatch: pytest.MonkeyPatch, name: str
-) -> list[object]:
+def _count_calls(monkeypatch: pytest.MonkeyPatch, name: str) -> list[object]:
   """Counts calls of a converter the request attributes are built with."""
   calls: list[object] = []
   convert = getattr(_experimental_semconv, name)

@@ -62,4 +62,3 @@ async def test_react_path_history_node_sees_user_message_once(
           ('user', 'What is my name?'),
       ],
   ]
-
