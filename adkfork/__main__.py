@@ -24,8 +24,10 @@ import pathlib
 import sys
 
 from . import check as check_lib
+from . import export as export_lib
 from . import gate as gate_lib
 from . import lint as lint_lib
+from . import pr_template
 from . import upstream
 from . import workspace
 from .errors import ForkBuildError
@@ -70,11 +72,55 @@ def _parser() -> argparse.ArgumentParser:
         metavar='ID',
         help='check only this PR (repeatable); default: every upstream PR',
     )
+  commands.choices['export'].add_argument(
+      '--upstream-tests',
+      type=pathlib.Path,
+      metavar='DIR',
+      help=(
+          "a checkout of upstream's repository with its tests: PRs with"
+          " upstream-test-additions put their tests into upstream's test"
+          ' files; only exports (the gate runs without it)'
+      ),
+  )
   commands.add_parser('format')
   commands.add_parser('lint')
   commands.add_parser('upstream')
   commands.add_parser('upstream-venv')
   return parser
+
+
+def _export_into_upstream_tests(project, args: argparse.Namespace) -> int:
+  """Exports the upstream PRs, tests into upstream's files; no gate."""
+  identity = export_lib.resolve_author(project.root, args.author)
+  print(
+      f'PRs cut against google-adk {project.upstream_version}, written by'
+      f' {identity["GIT_AUTHOR_NAME"]} <{identity["GIT_AUTHOR_EMAIL"]}>'
+      f' ({"--author" if args.author else "git config user.name/user.email"})'
+  )
+  failed = False
+  for item in export_lib.export_each(
+      project,
+      args.out,
+      author=args.author,
+      upstream_tests=args.upstream_tests,
+  ):
+    if args.pr and item.pr.id not in args.pr:
+      if item.path:
+        item.path.unlink()
+      continue
+    if item.error:
+      failed = True
+      print(f'{item.pr.id}: not exported: {item.error}')
+    elif item.path is not None:
+      # No gate ran here, so there is no pytest summary to record: the line
+      # waiting for one is left out rather than sent as a placeholder.
+      text = item.path.read_text(encoding='utf-8')
+      item.path.write_text(
+          text.replace(pr_template.TEST_SUMMARY_PLACEHOLDER + '\n\n', '', 1),
+          encoding='utf-8',
+      )
+      print(f'{item.pr.id}: {item.path} (applies to {item.base})')
+  return 1 if failed else 0
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -99,6 +145,8 @@ def _run(args: argparse.Namespace) -> int:
         'queue ok: every patch applies to pristine google-adk'
         f' {project.upstream_version}; the overlay only adds files'
     )
+  elif args.command == 'export' and args.upstream_tests:
+    return _export_into_upstream_tests(project, args)
   elif args.command in ('export', 'gate'):
     results = gate_lib.gate(project, args.out, author=args.author, only=args.pr)
     failed = [result.pr.id for result in results if not result.ok]

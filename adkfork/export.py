@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import os
 import pathlib
 import re
 import shutil
@@ -14,6 +16,8 @@ from . import queue
 from . import workspace
 from .errors import ForkBuildError
 from .project import Project
+
+UPSTREAM_TESTS_ENV_VAR = 'ADK_FORK_UPSTREAM_TESTS'
 
 _AUTHOR = re.compile(r'^\s*([^<>]*[^<>\s])\s*<([^<>\s]+@[^<>\s]+)>\s*$')
 
@@ -112,20 +116,125 @@ def _prepare_base(
         )
 
 
+def add_test_functions(upstream_text: str, additions_text: str) -> str:
+  """Puts the test functions of `additions_text` into upstream's test file.
+
+  The additions file is a module of its own (license, docstring, imports,
+  then helpers and tests). What follows its imports is appended to
+  upstream's file; an import upstream's file lacks goes after its last
+  top-level import.
+
+  Args:
+    upstream_text: Upstream's test file.
+    additions_text: Our file of test functions for it.
+
+  Returns:
+    Upstream's file with the additions, ending with one newline.
+  """
+  additions = ast.parse(additions_text)
+  lines = additions_text.splitlines()
+  imports = []
+  body_start = len(lines)
+  for statement in additions.body:
+    if isinstance(statement, (ast.Import, ast.ImportFrom)):
+      imports.append(
+          '\n'.join(lines[statement.lineno - 1 : statement.end_lineno])
+      )
+      continue
+    if (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    ):
+      continue
+    first = min(
+        [statement.lineno]
+        + [d.lineno for d in getattr(statement, 'decorator_list', [])]
+    )
+    body_start = first - 1
+    break
+  upstream = upstream_text.splitlines()
+  present = {line.strip() for line in upstream}
+  missing = [
+      text
+      for text in imports
+      if text.strip() not in present
+      and text.strip() != 'from __future__ import annotations'
+  ]
+  if missing:
+    tree = ast.parse(upstream_text)
+    last = max(
+        (
+            s.end_lineno or s.lineno
+            for s in tree.body
+            if isinstance(s, (ast.Import, ast.ImportFrom))
+        ),
+        default=0,
+    )
+    upstream[last:last] = missing
+  body = '\n'.join(lines[body_start:]).strip('\n')
+  return '\n'.join(upstream).rstrip('\n') + '\n\n\n' + body + '\n'
+
+
+def _tests_base(
+    identity: dict[str, str],
+    folder: pathlib.Path,
+    pr: queue.PullRequest,
+    upstream_tests: pathlib.Path,
+) -> str:
+  """A branch on the PR's base that holds upstream's test files it adds to."""
+  branch = f'upstream-tests/{pr.id}'
+  git.run(folder, 'checkout', '-q', '-B', branch, _base(pr))
+  for path in pr.upstream_test_additions:
+    source = upstream_tests / path
+    if not source.is_file():
+      raise ForkBuildError(
+          f'PR {pr.id!r}: {source} does not exist; point'
+          f' {UPSTREAM_TESTS_ENV_VAR} (or --upstream-tests) at a checkout of'
+          " upstream's repository that has its tests."
+      )
+    target = folder / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
+  git.run(folder, 'add', '-A')
+  git.run(
+      folder,
+      'commit',
+      '-q',
+      '--allow-empty',
+      '-m',
+      "upstream's test files this PR adds to",
+      env=identity,
+  )
+  return branch
+
+
 def _export_one(
     project: Project,
     identity: dict[str, str],
     folder: pathlib.Path,
     pr: queue.PullRequest,
     commits: dict[str, str],
-) -> str:
+    upstream_tests: pathlib.Path | None = None,
+) -> tuple[str, str]:
   """Builds the PR as one commit on its base; returns it as a mailbox patch.
 
   The base is pristine upstream, the PR it depends on (a stacked PR), or all
-  the PRs it depends on, applied in the order `depends-on` lists them.
+  the PRs it depends on, applied in the order `depends-on` lists them. With
+  `upstream_tests`, a PR with `upstream-test-additions` adds its tests into
+  upstream's test files, taken from there, instead of carrying `tests`.
+
+  Returns:
+    The patch, and the ref it applies to.
   """
   _prepare_base(identity, folder, pr)
-  git.run(folder, 'checkout', '-q', '-B', f'pr/{pr.id}', _base(pr))
+  into_upstream = bool(pr.upstream_test_additions and upstream_tests)
+  base = (
+      _tests_base(identity, folder, pr, upstream_tests)
+      if into_upstream and upstream_tests
+      else _base(pr)
+  )
+  git.run(folder, 'checkout', '-q', '-B', f'pr/{pr.id}', base)
   for name in pr.patches:
     git.run(folder, 'cherry-pick', '--no-commit', commits[name], check=False)
     if git.run(folder, 'diff', '--name-only', '--diff-filter=U').strip():
@@ -137,10 +246,20 @@ def _export_one(
           ' on with `depends-on` in patches/upstream-prs.toml, or merge the'
           ' two PRs.'
       )
-  for path in pr.modules + pr.tests:
+  for path in pr.modules + ([] if into_upstream else pr.tests):
     target = folder / path
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(project.root / path, target)
+  if into_upstream:
+    for path, ours in pr.upstream_test_additions.items():
+      target = folder / path
+      target.write_text(
+          add_test_functions(
+              target.read_text(encoding='utf-8'),
+              (project.root / ours).read_text(encoding='utf-8'),
+          ),
+          encoding='utf-8',
+      )
   git.run(folder, 'add', '-A')
   git.run(
       folder,
@@ -151,9 +270,13 @@ def _export_one(
       '-F',
       '-',
       env=identity,
-      input_text=pr_template.render_message(pr),
+      input_text=pr_template.render_message(
+          pr,
+          upstream_version=project.upstream_version,
+          tests_into_upstream=into_upstream,
+      ),
   )
-  return git.run(
+  return base, git.run(
       folder,
       'format-patch',
       '-1',
@@ -171,6 +294,10 @@ class Exported:
   pr: queue.PullRequest
   path: pathlib.Path | None = None
   error: str | None = None
+  base: str = ''
+  """What the patch applies to: `upstream` (pristine, at the release the
+  queue is cut against), `upstream+tests` (with upstream's test files it
+  adds to) or the PRs it builds on."""
 
 
 def export_each(
@@ -178,6 +305,7 @@ def export_each(
     out: pathlib.Path,
     include_fork_only: bool = False,
     author: str | None = None,
+    upstream_tests: pathlib.Path | None = None,
 ) -> list[Exported]:
   """Writes one patch per upstream PR into `out`, checked to apply.
 
@@ -189,6 +317,9 @@ def export_each(
     out: The folder to write `NNNN-<pr id>.patch` files to.
     include_fork_only: Also export PRs whose status is `fork-only`.
     author: `Name <email>`; by default the repository's git identity.
+    upstream_tests: A checkout of upstream's repository with its tests
+      (default: ${UPSTREAM_TESTS_ENV_VAR} when set), for PRs whose tests go
+      into upstream's test files.
 
   Returns:
     One result per exported PR, in manifest order.
@@ -198,6 +329,8 @@ def export_each(
       a PR depends on one that is not exported.
   """
   identity = resolve_author(project.root, author)
+  if upstream_tests is None and os.environ.get(UPSTREAM_TESTS_ENV_VAR):
+    upstream_tests = pathlib.Path(os.environ[UPSTREAM_TESTS_ENV_VAR])
   prs = [
       pr
       for pr in queue.read_manifest(project)
@@ -232,7 +365,9 @@ def export_each(
         )
         continue
       try:
-        text = _export_one(project, identity, folder, pr, commits)
+        base, text = _export_one(
+            project, identity, folder, pr, commits, upstream_tests
+        )
       except ForkBuildError as e:
         failed.add(pr.id)
         git.run(folder, 'reset', '-q', '--hard', check=False)
@@ -240,9 +375,21 @@ def export_each(
         continue
       path = out / f'{number:04d}-{pr.id}.patch'
       path.write_text(text, encoding='utf-8')
-      git.run(folder, 'checkout', '-q', '--detach', _base(pr))
+      git.run(folder, 'checkout', '-q', '--detach', base)
       git.run(folder, 'apply', '--check', str(path.resolve()))
-      results.append(Exported(pr, path=path))
+      results.append(
+          Exported(
+              pr,
+              path=path,
+              base=(
+                  'upstream+tests'
+                  if base.startswith('upstream-tests/')
+                  else 'upstream'
+                  if base == workspace.UPSTREAM_TAG
+                  else base
+              ),
+          )
+      )
   return results
 
 
@@ -251,6 +398,7 @@ def export(
     out: pathlib.Path,
     include_fork_only: bool = False,
     author: str | None = None,
+    upstream_tests: pathlib.Path | None = None,
 ) -> list[pathlib.Path]:
   """Writes one patch per upstream PR into `out`, checked to apply.
 
@@ -262,6 +410,7 @@ def export(
     out: The folder to write `NNNN-<pr id>.patch` files to.
     include_fork_only: Also export PRs whose status is `fork-only`.
     author: `Name <email>`; by default the repository's git identity.
+    upstream_tests: A checkout of upstream's repository with its tests.
 
   Returns:
     The written files.
@@ -270,7 +419,7 @@ def export(
     ForkBuildError: If a PR does not apply to pristine upstream on its own,
       or no author can be had.
   """
-  results = export_each(project, out, include_fork_only, author)
+  results = export_each(project, out, include_fork_only, author, upstream_tests)
   errors = [r.error for r in results if r.error]
   if errors:
     raise ForkBuildError('\n'.join(errors))

@@ -819,6 +819,12 @@ def gate(
         f' {project.manifest_file} (known: {", ".join(known)}).'
     )
   identity = export_lib.resolve_author(project.root, author)
+  print(
+      f'== PRs cut against google-adk {project.upstream_version}, written by'
+      f' {identity["GIT_AUTHOR_NAME"]} <{identity["GIT_AUTHOR_EMAIL"]}>'
+      f' ({"--author" if author else "git config user.name/user.email"})',
+      flush=True,
+  )
   python = gate_python(project)
   conftest, conftest_origin = _conftest_text()
   print(f'== gate: tests run beside {conftest_origin}', flush=True)

@@ -39,7 +39,10 @@ def _section(title: str, text: str) -> list[str]:
 
 
 def render_message(
-    pr: queue.PullRequest, test_summary: str | None = None
+    pr: queue.PullRequest,
+    test_summary: str | None = None,
+    upstream_version: str | None = None,
+    tests_into_upstream: bool = False,
 ) -> str:
   """Returns the commit message (subject, blank line, body) for a PR.
 
@@ -47,6 +50,10 @@ def render_message(
     pr: The manifest entry.
     test_summary: pytest's summary line of the PR's tests (e.g. `12 passed
       in 3.1s`), or None for the placeholder line the gate fills in later.
+    upstream_version: The upstream release the patch is cut against, said
+      in the body so a reviewer knows what it applies to.
+    tests_into_upstream: Whether the PR's tests went into upstream's test
+      files (`upstream_test_additions`) instead of its own `tests`.
 
   Returns:
     The message, ending with a newline.
@@ -75,15 +82,22 @@ def render_message(
   # pass" is never claimed: the boxes stay unchecked, and `upstream_tests`
   # says what of upstream's own tests ran, on pristine and with the PR.
   existing_pass = False
+  test_files = (
+      [f'`{path}` (tests added)' for path in pr.upstream_test_additions]
+      if tests_into_upstream
+      else [f'`{path}`' for path in pr.tests]
+  )
   lines += [
       '**Unit Tests:**',
       '',
-      _box(bool(pr.tests), 'I have added or updated unit tests for my change.'),
+      _box(
+          bool(test_files), 'I have added or updated unit tests for my change.'
+      ),
       _box(existing_pass, 'All unit tests pass locally.'),
       '',
   ]
-  lines += [f'- `{path}`' for path in pr.tests]
-  if pr.tests:
+  lines += [f'- {path}' for path in test_files]
+  if test_files:
     lines.append('')
   summary = (
       TEST_SUMMARY_PLACEHOLDER
@@ -106,7 +120,7 @@ def render_message(
           'I have commented my code, particularly in hard-to-understand areas.',
       ),
       _box(
-          bool(pr.tests),
+          bool(test_files),
           'I have added tests that prove my fix is effective or that my'
           ' feature works.',
       ),
@@ -119,8 +133,12 @@ def render_message(
       ),
       '',
   ]
-  if pr.depends_on or pr.size_reason:
+  if pr.depends_on or pr.size_reason or upstream_version:
     context = []
+    if upstream_version:
+      context.append(
+          f'Made against: google-adk {upstream_version} (v{upstream_version}).'
+      )
     if pr.depends_on:
       context.append(
           'Builds on: ' + ', '.join(f'`{d}`' for d in pr.depends_on) + '.'

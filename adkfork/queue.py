@@ -337,6 +337,15 @@ class PullRequest:
   """When it is sent: the `number` of a `[[wave]]` of the manifest."""
   fork_only_reason: str = ''
   """Why a fork-only entry is not sent upstream."""
+  upstream_test_additions: dict[str, str] = dataclasses.field(
+      default_factory=dict
+  )
+  """Upstream test file -> our file of test functions that go into it.
+
+  Where upstream already tests the neighbouring code, the PR's tests belong
+  in that file, written with its helpers. Upstream's tests are not shipped
+  with its release, so the file is read from an upstream test tree at
+  export time; without one the PR carries `tests` instead."""
 
   @property
   def for_upstream(self) -> bool:
@@ -370,7 +379,7 @@ _KNOWN_FIELDS = frozenset(
     + _TEMPLATE_FIELDS
     + _OPTIONAL_TEXT_FIELDS
     + _LIST_FIELDS
-    + ('issue', 'issue-relation', 'wave')
+    + ('issue', 'issue-relation', 'wave', 'upstream-test-additions')
 )
 
 
@@ -399,6 +408,16 @@ def _entry_problems(
         isinstance(item, str) and item for item in value
     ):
       problems.append(f'`{key}` must be a list of non-empty strings')
+  additions = entry.get('upstream-test-additions', {})
+  if not isinstance(additions, dict) or not all(
+      isinstance(k, str) and k and isinstance(v, str) and v
+      for k, v in additions.items()
+  ):
+    problems.append(
+        '`upstream-test-additions` must map upstream test files to our files'
+        ' of test functions, e.g. { "tests/unittests/x/test_y.py" ='
+        ' "tests/upstream_additions/x/y.py" }'
+    )
   for key in _TEMPLATE_FIELDS + _OPTIONAL_TEXT_FIELDS:
     value = entry.get(key)
     if isinstance(value, str) and any(
@@ -601,6 +620,9 @@ def read_manifest(project: Project) -> list[PullRequest]:
             upstream_tests=_text(entry.get('upstream-tests', '')),
             wave=entry.get('wave'),
             fork_only_reason=_text(entry.get('fork-only-reason', '')),
+            upstream_test_additions=dict(
+                entry.get('upstream-test-additions', {})
+            ),
         )
     )
   return prs

@@ -197,3 +197,45 @@ async def test_captured_content_carries_the_whole_history(
     for said in (_FIRST_QUESTION, 'And order 5678?', 'shipped'):
       assert said in text
     assert _SYSTEM_INSTRUCTIONS in attributes
+
+
+def _count_calls(monkeypatch: pytest.MonkeyPatch, name: str) -> list[object]:
+  """Counts calls of a converter the request attributes are built with."""
+  calls: list[object] = []
+  convert = getattr(_experimental_semconv, name)
+
+  def counting(value, *args, **kwargs):
+    calls.append(value)
+    return convert(value, *args, **kwargs)
+
+  monkeypatch.setattr(_experimental_semconv, name, counting)
+  return calls
+
+
+@pytest.mark.asyncio
+async def test_without_capture_the_history_is_not_converted(
+    telemetry, monkeypatch: pytest.MonkeyPatch
+):
+  # What is dropped unread is not built: converting the whole history (and
+  # the system instruction) is the cost that grows with the session.
+  del telemetry
+  history = _count_calls(monkeypatch, '_to_input_messages')
+  instructions = _count_calls(monkeypatch, '_to_system_instructions')
+
+  model = await _run_two_turns(ContentCapturingMode.NO_CONTENT)
+
+  assert len(model.requests) == 4
+  assert history == []
+  assert instructions == []
+
+
+@pytest.mark.asyncio
+async def test_with_capture_the_history_is_converted_for_each_request(
+    telemetry, monkeypatch: pytest.MonkeyPatch
+):
+  del telemetry
+  history = _count_calls(monkeypatch, '_to_input_messages')
+
+  model = await _run_two_turns(ContentCapturingMode.SPAN_ONLY)
+
+  assert len(history) == len(model.requests) == 4
