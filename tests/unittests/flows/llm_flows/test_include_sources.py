@@ -43,16 +43,10 @@ class _ScriptedModel(BaseLlm):
 
   async def generate_content_async(self, llm_request, stream=False):
     self.requests.append(llm_request.model_copy(deep=True))
-    replies = self.script.pop(0)
-    parts = [
-        types.Part(function_call=r) if isinstance(r, types.FunctionCall) else r
-        for r in (replies if isinstance(replies, list) else [replies])
-    ]
-    yield LlmResponse(content=types.ModelContent(parts))
+    yield LlmResponse(content=types.ModelContent(self.script.pop(0)))
 
 
 def _lookup() -> str:
-  """Looks up today's opening hours."""
   return 'HOURS'
 
 
@@ -84,15 +78,15 @@ async def _runner(root: Any, history: list[Event] = ()) -> tuple[Any, str]:
 
 
 async def _send(runner, session_id: str, *messages: Any) -> list[Event]:
-  events = []
-  for message in messages:
-    async for event in runner.run_async(
-        user_id='user',
-        session_id=session_id,
-        new_message=types.UserContent(message),
-    ):
-      events.append(event)
-  return events
+  return [
+      event
+      for message in messages
+      async for event in runner.run_async(
+          user_id='user',
+          session_id=session_id,
+          new_message=types.UserContent(message),
+      )
+  ]
 
 
 @pytest.mark.asyncio
@@ -104,7 +98,7 @@ async def test_booker_sees_the_user_and_itself_not_the_classifier():
   booker = LlmAgent(
       name='booker', model=model, include_sources=['user', 'self']
   )
-  with warnings.catch_warnings():
+  with warnings.catch_warnings():  # SequentialAgent is deprecated in 2.x.
     warnings.simplefilter('ignore', DeprecationWarning)
     root = SequentialAgent(name='pipeline', sub_agents=[classifier, booker])
   runner, session_id = await _runner(root)
@@ -118,12 +112,8 @@ async def test_booker_sees_the_user_and_itself_not_the_classifier():
 
 @pytest.mark.asyncio
 async def test_text_beside_an_in_flight_call_is_kept():
-  model = _ScriptedModel(
-      script=[
-          ['CHECKING', types.FunctionCall(name='_lookup', args={})],
-          'ANSWER',
-      ]
-  )
+  call = types.Part.from_function_call(name='_lookup', args={})
+  model = _ScriptedModel(script=[['CHECKING', call], 'ANSWER'])
   agent = LlmAgent(
       name='concierge', model=model, tools=[_lookup], include_sources=['user']
   )
@@ -139,9 +129,8 @@ async def test_text_beside_an_in_flight_call_is_kept():
 
 @pytest.mark.asyncio
 async def test_a_long_running_result_posted_later_reaches_the_model():
-  model = _ScriptedModel(
-      script=[types.FunctionCall(name='_book', args={}), 'BOOKED']
-  )
+  call = types.Part.from_function_call(name='_book', args={})
+  model = _ScriptedModel(script=[call, 'BOOKED'])
   agent = LlmAgent(
       name='concierge',
       model=model,
