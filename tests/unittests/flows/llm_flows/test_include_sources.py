@@ -17,10 +17,8 @@
 from __future__ import annotations
 
 from typing import Any
-import warnings
 
 from google.adk.agents.llm_agent import LlmAgent
-from google.adk.agents.sequential_agent import SequentialAgent
 from google.adk.apps.app import App
 from google.adk.events.event import Event
 from google.adk.events.event_actions import EventActions
@@ -29,6 +27,8 @@ from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
 from google.adk.tools.long_running_tool import LongRunningFunctionTool
+from google.adk.workflow import START
+from google.adk.workflow import Workflow
 from google.genai import types
 from pydantic import Field
 import pytest
@@ -46,35 +46,35 @@ class _ScriptedModel(BaseLlm):
     yield LlmResponse(content=types.ModelContent(self.script.pop(0)))
 
 
-def _lookup() -> str:
-  return 'HOURS'
-
-
 def _book() -> None:
   """Asks a person to confirm a booking; the answer comes later."""
 
 
 def _text(request) -> str:
-  """Renders a request's contents as `role: text | call f | response f`."""
-  lines = []
-  for content in request.contents:
-    for part in content.parts or []:
-      call, response = part.function_call, part.function_response
-      shown = part.text or (
-          f'call {call.name}' if call else f'response {response.name}'
-      )
-      lines.append(f'{content.role}: {shown}')
-  return '\n'.join(lines)
+  """Renders a request's contents, a tool call or response as its name."""
+  return '\n'.join(
+      f'{c.role}: {p.text or (p.function_call or p.function_response).name}'
+      for c in request.contents
+      for p in c.parts
+  )
 
 
 async def _runner(root: Any, history: list[Event] = ()) -> tuple[Any, str]:
-  runner = InMemoryRunner(app=App(name='app', root_agent=root))
+  if isinstance(root, Workflow):
+    runner = InMemoryRunner(node=root, app_name='app')
+  else:
+    runner = InMemoryRunner(app=App(name='app', root_agent=root))
   session = await runner.session_service.create_session(
       app_name='app', user_id='user'
   )
   for event in history:
     await runner.session_service.append_event(session, event)
   return runner, session.id
+
+
+def _agent(name: str, *script: Any, **kwargs: Any) -> LlmAgent:
+  model = _ScriptedModel(script=list(script))
+  return LlmAgent(name=name, model=model, **kwargs)
 
 
 async def _send(runner, session_id: str, *messages: Any) -> list[Event]:
@@ -90,53 +90,54 @@ async def _send(runner, session_id: str, *messages: Any) -> list[Event]:
 
 
 @pytest.mark.asyncio
-async def test_booker_sees_the_user_and_itself_not_the_classifier():
-  classifier = LlmAgent(
-      name='classifier', model=_ScriptedModel(script=['CLASSIFIER'] * 2)
+async def test_after_a_transfer_the_agent_sees_the_user_not_the_coordinator():
+  booker = _agent('booker', 'BOOKER-1', include_sources=['user', 'self'])
+  transfer = types.Part.from_function_call(
+      name='transfer_to_agent', args={'agent_name': 'booker'}
   )
-  model = _ScriptedModel(script=['BOOKER-1', 'BOOKER-2'])
-  booker = LlmAgent(
-      name='booker', model=model, include_sources=['user', 'self']
+  coordinator = _agent('coordinator', 'HELLO', transfer, sub_agents=[booker])
+  runner, session_id = await _runner(coordinator)
+
+  await _send(runner, session_id, 'USER-1 hello', 'USER-2 book a table')
+
+  assert _text(booker.model.requests[0]) == (
+      'user: USER-1 hello\nuser: USER-2 book a table'
   )
-  with warnings.catch_warnings():  # SequentialAgent is deprecated in 2.x.
-    warnings.simplefilter('ignore', DeprecationWarning)
-    root = SequentialAgent(name='pipeline', sub_agents=[classifier, booker])
-  runner, session_id = await _runner(root)
+
+
+@pytest.mark.asyncio
+async def test_workflow_node_sees_the_user_and_itself_not_its_node_input():
+  classifier = _agent('classifier', 'LABEL', 'LABEL')
+  booker = _agent('booker', 'B-1', 'B-2', include_sources=['user', 'self'])
+  flow = Workflow(name='flow', edges=[(START, classifier, booker)])
+  runner, session_id = await _runner(flow)
 
   await _send(runner, session_id, 'USER-1 table', 'USER-2 for three')
 
-  assert _text(model.requests[1]) == (
-      'user: USER-1 table\nmodel: BOOKER-1\nuser: USER-2 for three'
+  assert _text(booker.model.requests[1]) == (
+      'user: USER-1 table\nmodel: B-1\nuser: USER-2 for three'
   )
 
 
 @pytest.mark.asyncio
 async def test_text_beside_an_in_flight_call_is_kept():
-  call = types.Part.from_function_call(name='_lookup', args={})
-  model = _ScriptedModel(script=[['CHECKING', call], 'ANSWER'])
-  agent = LlmAgent(
-      name='concierge', model=model, tools=[_lookup], include_sources=['user']
-  )
+  call = types.Part.from_function_call(name='_book', args={})
+  script = [['CHECKING', call], 'OK']
+  agent = _agent('concierge', *script, tools=[_book], include_sources=['user'])
   runner, session_id = await _runner(agent)
 
   await _send(runner, session_id, 'USER-1 rome?')
 
-  assert _text(model.requests[1]) == (
-      'user: USER-1 rome?\nmodel: CHECKING\nmodel: call _lookup\n'
-      'user: response _lookup'
+  assert _text(agent.model.requests[1]) == (
+      'user: USER-1 rome?\nmodel: CHECKING\nmodel: _book\nuser: _book'
   )
 
 
 @pytest.mark.asyncio
 async def test_a_long_running_result_posted_later_reaches_the_model():
   call = types.Part.from_function_call(name='_book', args={})
-  model = _ScriptedModel(script=[call, 'BOOKED'])
-  agent = LlmAgent(
-      name='concierge',
-      model=model,
-      tools=[LongRunningFunctionTool(_book)],
-      include_sources=['user'],
-  )
+  tools = [LongRunningFunctionTool(_book)]
+  agent = _agent('concierge', call, 'OK', tools=tools, include_sources=['user'])
   runner, session_id = await _runner(agent)
   events = await _send(runner, session_id, 'USER-1 book it')
   [call] = [c for e in events for c in e.get_function_calls()]
@@ -144,8 +145,8 @@ async def test_a_long_running_result_posted_later_reaches_the_model():
   answer = types.FunctionResponse(id=call.id, name='_book', response={})
   await _send(runner, session_id, types.Part(function_response=answer))
 
-  assert _text(model.requests[1]) == (
-      'user: USER-1 book it\nmodel: call _book\nuser: response _book'
+  assert _text(agent.model.requests[1]) == (
+      'user: USER-1 book it\nmodel: _book\nuser: _book'
   )
 
 
@@ -167,12 +168,11 @@ async def test_a_compaction_summary_goes_with_what_it_covers(
   earlier = Event(
       author=covered_author, timestamp=1.0, content=types.UserContent('EARLIER')
   )
-  model = _ScriptedModel(script=['CONCIERGE-1'])
-  agent = LlmAgent(name='concierge', model=model, include_sources=['user'])
+  agent = _agent('concierge', 'OK', include_sources=['user'])
   runner, session_id = await _runner(agent, [earlier, summary])
 
   await _send(runner, session_id, 'USER-1 hello')
 
-  text = _text(model.requests[0])
+  text = _text(agent.model.requests[0])
   assert ('SUMMARY' in text) == kept
   assert 'EARLIER' not in text
