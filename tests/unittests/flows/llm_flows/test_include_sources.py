@@ -137,17 +137,19 @@ async def test_text_beside_an_in_flight_call_is_kept():
 async def test_a_long_running_result_posted_later_reaches_the_model():
   call = types.Part.from_function_call(name='_book', args={})
   tools = [LongRunningFunctionTool(_book)]
-  agent = _agent('concierge', call, 'OK', tools=tools, include_sources=['user'])
+  agent = _agent('agent', call, 'A', 'B', tools=tools, include_sources=['user'])
   runner, session_id = await _runner(agent)
   events = await _send(runner, session_id, 'USER-1 book it')
   [call] = [c for e in events for c in e.get_function_calls()]
 
   answer = types.FunctionResponse(id=call.id, name='_book', response={})
-  await _send(runner, session_id, types.Part(function_response=answer))
+  await _send(runner, session_id, types.Part(function_response=answer), 'U-2')
 
   assert _text(agent.model.requests[1]) == (
       'user: USER-1 book it\nmodel: _book\nuser: _book'
   )
+  # A finished loop goes with its call: the client's answer is not the user's.
+  assert _text(agent.model.requests[2]) == 'user: USER-1 book it\nuser: U-2'
 
 
 @pytest.mark.asyncio
@@ -173,6 +175,4 @@ async def test_a_compaction_summary_goes_with_what_it_covers(
 
   await _send(runner, session_id, 'USER-1 hello')
 
-  text = _text(agent.model.requests[0])
-  assert ('SUMMARY' in text) == kept
-  assert 'EARLIER' not in text
+  assert ('SUMMARY' in _text(agent.model.requests[0])) == kept
