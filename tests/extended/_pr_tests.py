@@ -39,7 +39,8 @@ def _load(relative: str) -> ModuleType:
   return module
 
 
-include_sources = _load('flows/llm_flows/test_include_sources.py')
+# The fuller include_sources tests (and their helpers) live beside these.
+include_sources = _load('../extended/test_include_sources_agents.py')
 inference = _load('agents/test_visibility_inference.py')
 state_keys = _load('diagnostics/test_state_key_diagnostics.py')
 visibility_filter = _load('runners/test_visibility_filter.py')

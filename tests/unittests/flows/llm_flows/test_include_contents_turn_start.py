@@ -170,13 +170,6 @@ async def test_include_contents_none_in_a_workflow_node(
 @pytest.mark.parametrize(
     ('include_contents', 'include_sources', 'expected'),
     [
-        (
-            'current',
-            None,
-            ['user: USER-2 for three', 'user: [classifier] said: CLASSIFIER'],
-        ),
-        ('current', ['user', 'self'], ['user: USER-2 for three']),
-        ('current', ['classifier'], ['user: [classifier] said: CLASSIFIER']),
         ('none', None, ['user: [classifier] said: CLASSIFIER']),
         ('none', ['user'], ['user: USER-2 for three']),
         (
@@ -206,47 +199,6 @@ async def test_include_contents_modes_with_sources(
     else:
       lines.extend(f'{content.role}: {t}' for t in texts)
   assert lines == expected
-
-
-@pytest.mark.asyncio
-@pytest.mark.parametrize('include_sources', [None, ['user']])
-async def test_current_after_a_transfer_starts_at_the_user_message(
-    include_sources,
-):
-  coordinator_model = _ScriptedModel(
-      script=[
-          'COORDINATOR-1',
-          types.FunctionCall(
-              name='transfer_to_agent', args={'agent_name': 'booker'}
-          ),
-      ]
-  )
-  booker_model = _ScriptedModel(script=['BOOKER-1'])
-  booker = LlmAgent(
-      name='booker',
-      model=booker_model,
-      description='Books tables.',
-      include_contents='current',
-      include_sources=include_sources,
-  )
-  coordinator = LlmAgent(
-      name='coordinator', model=coordinator_model, sub_agents=[booker]
-  )
-
-  await _run(coordinator, 'USER-1 hello', 'USER-2 now book')
-
-  text = _text(booker_model.requests[0])
-  assert text.startswith('user: USER-2 now book')
-  assert 'USER-1' not in text and 'COORDINATOR-1' not in text
-  # The transfer is context, shown unless the coordinator is filtered out.
-  shows_transfer = '[coordinator] called tool `transfer_to_agent`' in text
-  assert shows_transfer == (include_sources is None)
-
-
-def test_include_contents_accepts_current():
-  agent = LlmAgent(name='agent', include_contents='current')
-
-  assert agent.include_contents == 'current'
 
 
 def test_include_contents_rejects_unknown_modes():

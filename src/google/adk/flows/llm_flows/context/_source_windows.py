@@ -90,7 +90,7 @@ from ....events.event import Event
 from ....workflow._node_input_source import is_node_input
 from ....workflow._node_input_source import node_input_source
 from ._source_filter import SourceFilter
-from ._turn_start import TurnStartSearch
+from ._turn_start_current import TurnStartSearch
 
 # An item of a source: its name and the index of the item's anchor event.
 _Item = tuple[str, int]
