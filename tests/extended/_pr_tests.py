@@ -41,5 +41,6 @@ def _load(relative: str) -> ModuleType:
 
 include_sources = _load('flows/llm_flows/test_include_sources.py')
 inference = _load('agents/test_visibility_inference.py')
+workflow_visibility = _load('workflow/test_workflow_visibility.py')
 state_keys = _load('diagnostics/test_state_key_diagnostics.py')
 visibility_filter = _load('runners/test_visibility_filter.py')

@@ -160,7 +160,11 @@ async def _run_pipeline(service: VertexAiSessionService) -> list[Event]:
   root = SequentialAgent(
       name='pipeline',
       sub_agents=[
-          LlmAgent(name='classifier', model=_ScriptedLlm(reply=_INTERNAL_TEXT)),
+          LlmAgent(
+              name='classifier',
+              model=_ScriptedLlm(reply=_INTERNAL_TEXT),
+              visibility='internal',
+          ),
           LlmAgent(name='booker', model=_ScriptedLlm(reply=_USER_TEXT)),
       ],
   )

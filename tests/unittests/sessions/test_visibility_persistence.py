@@ -79,6 +79,7 @@ def _pipeline() -> SequentialAgent:
               model=_ScriptedLlm(
                   reply=_INTERNAL_TEXT, metadata=dict(_MODEL_METADATA)
               ),
+              visibility='internal',
           ),
           LlmAgent(name='booker', model=_ScriptedLlm(reply=_USER_TEXT)),
       ],
