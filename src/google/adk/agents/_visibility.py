@@ -72,9 +72,7 @@ def validate_visibility(value: Any, *, owner: str) -> Any:
   Raises:
     ValueError: Naming ``owner`` and the allowed values, for any other value.
   """
-  if value is None or (
-      isinstance(value, str) and value in ALLOWED_VISIBILITIES
-  ):
+  if value is None or value in ALLOWED_VISIBILITIES:
     return value
   raise ValueError(
       f'Invalid visibility {value!r} on {owner}. Allowed values: '
@@ -375,15 +373,8 @@ class Inference:
     else:
       effective = INTERNAL if covered or read_as_data else USER
     self._index._record(node, path, effective, forced is not None or in_tool)
-    for (
-        child,
-        segment,
-        child_covered,
-        runs_as_tool,
-        child_data,
-    ) in rule_of(
-        node
-    ).children(self, node, covered):
+    placements = rule_of(node).children(self, node, covered)
+    for child, segment, child_covered, runs_as_tool, child_data in placements:
       self.assign(
           child,
           path=f'{path}/{segment}',
