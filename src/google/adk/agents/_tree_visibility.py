@@ -138,8 +138,9 @@ class LlmAgentRule(_visibility.NodeRule):
   def addresses_user(self, node: Any) -> bool:
     # A task-mode agent converses with the user until its task is done.
     from ..utils._agent_mode import AgentMode
+    from .llm_agent import LlmAgent
 
-    return node.mode == AgentMode.TASK
+    return isinstance(node, LlmAgent) and node.mode == AgentMode.TASK
 
 
 SEQUENCE: Final = SequenceRule()
