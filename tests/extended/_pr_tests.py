@@ -42,5 +42,6 @@ def _load(relative: str) -> ModuleType:
 # The fuller include_sources tests (and their helpers) live beside these.
 include_sources = _load('../extended/test_include_sources_agents.py')
 inference = _load('agents/test_visibility_inference.py')
+workflow_visibility = _load('workflow/test_workflow_visibility.py')
 state_keys = _load('diagnostics/test_state_key_diagnostics.py')
 visibility_filter = _load('runners/test_visibility_filter.py')

@@ -28,6 +28,7 @@ from typing import Any
 import warnings
 
 from _pr_tests import inference
+from _pr_tests import workflow_visibility
 from google.adk.agents.loop_agent import LoopAgent
 from google.adk.agents.parallel_agent import ParallelAgent
 from google.adk.agents.visibility import effective_visibility
@@ -81,8 +82,8 @@ def _routed() -> Workflow:
 
 
 _SHAPES = {
-    'grade_loop': lambda: inference._grade_loop([]),
-    'support_desk': inference._support_desk,
+    'grade_loop': lambda: workflow_visibility._grade_loop([]),
+    'support_desk': workflow_visibility._support_desk,
     'fan_out': lambda: Workflow(
         name='topics',
         edges=[(

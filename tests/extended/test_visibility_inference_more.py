@@ -29,6 +29,7 @@ from typing import Optional
 from unittest import mock
 
 from _pr_tests import inference
+from _pr_tests import workflow_visibility
 from google.adk.agents.base_agent import BaseAgent
 from google.adk.agents.context import Context
 from google.adk.agents.invocation_context import InvocationContext
@@ -56,7 +57,7 @@ _agent = inference._agent
 _call = inference._call
 _run = inference._run
 _flags_by_author = inference._flags_by_author
-_flags_by_node = inference._flags_by_node
+_flags_by_node = workflow_visibility._flags_by_node
 _sequence = inference._sequence
 _USER_ID = inference._USER_ID
 

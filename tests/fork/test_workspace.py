@@ -206,7 +206,14 @@ def test_stacked_pr_applies_on_top_of_the_pr_it_depends_on(repo_copy, tmp_path):
 
   stack = [
       next(n for n in written if n.endswith(f'-{pr_id}.patch'))
-      for pr_id in ('event-visibility', 'tool-visibility', 'visibility-filter')
+      for pr_id in (
+          'event-visibility-field',
+          'event-visibility-storage',
+          'event-visibility-graphs',
+          'event-visibility',
+          'tool-visibility',
+          'visibility-filter',
+      )
   ]
   upstream_repo = _pristine_upstream_repo(project, tmp_path / 'adk-python')
   # A stacked PR is sent after the ones it builds on: they apply as a series.
@@ -234,6 +241,9 @@ def test_pr_stacked_on_several_prs_applies_after_all_of_them(
   # and the stacked one would not apply to either dependency alone.
   for suffix in (
       '-include-sources',
+      '-event-visibility-field',
+      '-event-visibility-storage',
+      '-event-visibility-graphs',
       '-event-visibility',
       '-diagnostics',
   ):

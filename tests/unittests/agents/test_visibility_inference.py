@@ -12,9 +12,9 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Topology inference of agent visibility, observed through a real Runner.
+"""Visibility inferred over agent trees, observed through a real Runner.
 
-Every case runs an agent tree or workflow with a scripted model and checks the
+Every case runs an agent tree with a scripted model and checks the
 ``is_user_facing`` flag on the events the Runner yields and on the events the
 session stored. Each case contains both internal and user-facing agents, so a
 flag that were constant would fail it.
@@ -40,9 +40,7 @@ from google.adk.tools.exit_loop_tool import exit_loop
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.genai import types
-from pydantic import BaseModel
 from pydantic import Field
-from pydantic import ValidationError
 import pytest
 
 pytestmark = pytest.mark.filterwarnings(
@@ -184,6 +182,31 @@ _TOPOLOGIES = {
         ),
         {'initial_writer': False, 'critic': False, 'refiner': True},
     ),
+    # An agent that can end the loop early (exit_loop) is also the last one
+    # the user hears when the loop ends there.
+    'loop_exit_before_the_last_agent': (
+        lambda: LoopAgent(
+            name='refine',
+            max_iterations=1,
+            sub_agents=[_agent('drafter', tools=[exit_loop]), _agent('critic')],
+        ),
+        {'drafter': True, 'critic': True},
+    ),
+    'loop_exit_inside_a_pipeline': (
+        lambda: _sequence(
+            'pipeline',
+            LoopAgent(
+                name='refine',
+                max_iterations=1,
+                sub_agents=[
+                    _agent('drafter', tools=[exit_loop]),
+                    _agent('critic'),
+                ],
+            ),
+            _agent('presenter'),
+        ),
+        {'drafter': False, 'critic': False, 'presenter': True},
+    ),
     'loop_last_agent_internal_by_choice': (
         lambda: LoopAgent(
             name='refine',
@@ -223,161 +246,6 @@ async def _assert_flags(build: Any, expected: dict[str, bool]) -> None:
 
 
 @pytest.mark.asyncio
-async def test_workflow_chain_only_terminal_node_is_user_facing():
-  workflow = Workflow(
-      name='booking',
-      edges=[(START, _agent('classifier'), _agent('booker'))],
-  )
-
-  events, session = await _run(workflow)
-
-  expected = {'classifier': {False}, 'booker': {True}}
-  assert _flags_by_author(events) == expected
-  assert _flags_by_author(session.events) == expected
-
-
-@pytest.mark.asyncio
-async def test_workflow_review_loop_answers_with_the_writer_not_the_verdict():
-  passes = []
-
-  def route(node_input: Any) -> Event:
-    passes.append(node_input)
-    return Event(route='revise' if len(passes) < 2 else 'done')
-
-  writer = _agent('writer')
-  workflow = Workflow(
-      name='review',
-      edges=[
-          (START, writer, _agent('reviewer'), route),
-          (route, {'revise': writer}),
-      ],
-  )
-
-  events, session = await _run(workflow)
-
-  # The route reads the reviewer's verdict, so the verdict is data; the loop
-  # ends when no route matches, right after the writer's last draft, which
-  # is then the last thing the user can hear.
-  expected = {'writer': {True}, 'reviewer': {False}}
-  assert len(passes) == 2
-  assert _flags_by_author(events) == expected
-  assert _flags_by_author(session.events) == expected
-
-
-@pytest.mark.asyncio
-async def test_workflow_route_that_always_continues_covers_its_input():
-  def route(node_input: Any) -> Event:
-    del node_input
-    return Event(route='booking')
-
-  workflow = Workflow(
-      name='router',
-      edges=[
-          (START, _agent('classifier'), route),
-          (route, {'booking': _agent('booker'), 'info': _agent('info')}),
-      ],
-  )
-
-  events, _ = await _run(workflow)
-
-  assert _flags_by_author(events) == {'classifier': {False}, 'booker': {True}}
-
-
-def _flags_by_node(events: list[Event]) -> dict[str, set[bool]]:
-  """Like ``_flags_by_author``, keyed by node: function nodes' events are
-  authored by their workflow."""
-  flags: dict[str, set[bool]] = {}
-  for event in events:
-    if event.content is not None and event.author != 'user':
-      node = event.node_info.name or event.author
-      flags.setdefault(node, set()).add(event.is_user_facing)
-  return flags
-
-
-class _Grade(BaseModel):
-  grade: str
-
-
-def _grade_loop(passes: list[str]) -> Workflow:
-  """generate -> grade (structured) -> route, back to generate once."""
-
-  def route(node_input: dict[str, str]) -> Event:
-    passes.append(node_input['grade'])
-    return Event(route='retry' if node_input['grade'] == 'bad' else 'done')
-
-  generate = _agent('generate', 'first headline', 'second headline')
-  grade = _agent(
-      'grade', '{"grade": "bad"}', '{"grade": "good"}', output_schema=_Grade
-  )
-  return Workflow(
-      name='headlines',
-      edges=[(START, generate, grade, route), (route, {'retry': generate})],
-  )
-
-
-def _support_desk() -> Workflow:
-  """A greeting, then a label a route reads, leading to a refusal message."""
-
-  def greet(node_input: Any) -> Any:
-    del node_input
-    yield Event(message='Welcome!')
-    yield 'go'
-
-  def route(node_input: Any) -> Event:
-    del node_input
-    return Event(route='other')
-
-  def refuse(node_input: Any) -> Any:
-    del node_input
-    yield Event(message='Sorry, I only answer questions.')
-
-  return Workflow(
-      name='support',
-      edges=[
-          (START, greet, _agent('classifier', 'other'), route),
-          (route, {'question': _agent('answerer'), 'other': refuse}),
-      ],
-  )
-
-
-@pytest.mark.asyncio
-async def test_workflow_structured_output_is_data_for_the_next_node():
-  passes: list[str] = []
-
-  events, session = await _run(_grade_loop(passes))
-
-  # The grade is read by the route: the headlines are what the user hears.
-  assert passes == ['bad', 'good']
-  expected = {'generate': {True}, 'grade': {False}}
-  assert _flags_by_author(events) == expected
-  assert _flags_by_author(session.events) == expected
-
-
-@pytest.mark.asyncio
-async def test_workflow_list_a_fan_out_reads_is_data():
-  planner = _agent('planner', '["tulips", "roses"]')
-  workflow = Workflow(
-      name='topics',
-      edges=[(START, planner, _agent('explainer', parallel_worker=True))],
-  )
-
-  events, _ = await _run(workflow)
-
-  assert _flags_by_author(events) == {'planner': {False}, 'explainer': {True}}
-
-
-@pytest.mark.asyncio
-async def test_workflow_function_node_messages_address_the_user():
-  events, session = await _run(_support_desk())
-
-  # Each branch ends in something that speaks, so the label is internal; a
-  # function node's message is for the user although an agent follows it.
-  expected = {'greet': {True}, 'classifier': {False}, 'refuse': {True}}
-  assert _flags_by_node(events) == expected
-  assert _flags_by_node(session.events) == expected
-
-
-@pytest.mark.asyncio
 async def test_workflow_task_agent_converses_with_the_user():
   intake = _agent('intake', 'Which date do you travel?', mode='task')
   workflow = Workflow(
@@ -398,16 +266,3 @@ async def test_user_events_are_user_facing_and_unmarked():
   assert user_events and all(e.is_user_facing for e in user_events)
   assert all(e.visibility is None for e in user_events)
   assert agent_events and all(e.visibility == 'internal' for e in agent_events)
-
-
-def test_invalid_agent_visibility_lists_allowed_values():
-  with pytest.raises(ValidationError) as error:
-    LlmAgent(name='greeter', visibility='public')
-
-  message = str(error.value)
-  assert "'public'" in message
-  assert "'greeter'" in message
-  assert "'user'" in message and "'internal'" in message
-  assert LlmAgent(name='greeter', visibility='internal').visibility == (
-      'internal'
-  )

@@ -20,21 +20,13 @@ A fake client keeps the SDK's ``SessionEvent`` objects in memory and can reject
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
 from collections.abc import AsyncIterator
 import datetime
 import types as py_types
 from typing import Any
 
 from agentplatform import types as ap_types
-from google.adk.agents.llm_agent import LlmAgent
-from google.adk.agents.run_config import RunConfig
-from google.adk.agents.sequential_agent import SequentialAgent
 from google.adk.events.event import Event
-from google.adk.models.base_llm import BaseLlm
-from google.adk.models.llm_request import LlmRequest
-from google.adk.models.llm_response import LlmResponse
-from google.adk.runners import Runner
 from google.adk.sessions.vertex_ai_session_service import VertexAiSessionService
 from google.genai import types
 import pydantic
@@ -45,6 +37,7 @@ _USER = 'user'
 _INTERNAL_TEXT = 'classifier says: booking'
 _USER_TEXT = 'booker says: booked'
 _RUN_METADATA = {'ticket': 'T-1'}
+_USAGE = types.GenerateContentResponseUsageMetadata(total_token_count=7)
 
 
 class _ConfigBeforeRawEvent(pydantic.BaseModel):
@@ -143,38 +136,26 @@ class _FakeBackedService(VertexAiSessionService):
     return self._client
 
 
-class _ScriptedLlm(BaseLlm):
-  model: str = 'scripted-llm'
-  reply: str = ''
-
-  async def generate_content_async(
-      self, llm_request: LlmRequest, stream: bool = False
-  ) -> AsyncGenerator[LlmResponse, None]:
-    del llm_request, stream
-    yield LlmResponse(
-        content=types.ModelContent(parts=[types.Part(text=self.reply)])
-    )
-
-
-async def _run_pipeline(service: VertexAiSessionService) -> list[Event]:
-  root = SequentialAgent(
-      name='pipeline',
-      sub_agents=[
-          LlmAgent(name='classifier', model=_ScriptedLlm(reply=_INTERNAL_TEXT)),
-          LlmAgent(name='booker', model=_ScriptedLlm(reply=_USER_TEXT)),
-      ],
+async def _append_turn(service: VertexAiSessionService) -> list[Event]:
+  """Appends a user message, an internal reply and a user-facing reply."""
+  session = await service.create_session(
+      app_name=_ENGINE, user_id=_USER, session_id='s1'
   )
-  runner = Runner(app_name=_ENGINE, agent=root, session_service=service)
-  await service.create_session(app_name=_ENGINE, user_id=_USER, session_id='s1')
-  return [
-      event
-      async for event in runner.run_async(
-          user_id=_USER,
-          session_id='s1',
-          new_message=types.UserContent(parts=[types.Part(text='book it')]),
-          run_config=RunConfig(custom_metadata=dict(_RUN_METADATA)),
-      )
+  turn = [
+      Event(author='user', content=types.UserContent('book it')),
+      Event(
+          author='classifier',
+          content=types.ModelContent(_INTERNAL_TEXT),
+          visibility='internal',
+          custom_metadata=dict(_RUN_METADATA),
+          usage_metadata=_USAGE,
+      ),
+      Event(author='booker', content=types.ModelContent(_USER_TEXT)),
   ]
+  for event in turn:
+    event.invocation_id = 'inv'
+    await service.append_event(session, event)
+  return turn
 
 
 async def _read_back(sessions: _FakeSessions) -> list[Event]:
@@ -188,7 +169,7 @@ async def _read_back(sessions: _FakeSessions) -> list[Event]:
 @pytest.mark.parametrize('accepts_raw_event', [True, False])
 async def test_internal_events_read_back_internal(accepts_raw_event: bool):
   sessions = _FakeSessions(accepts_raw_event)
-  yielded = await _run_pipeline(_FakeBackedService(sessions))
+  appended = await _append_turn(_FakeBackedService(sessions))
 
   stored = await _read_back(sessions)
 
@@ -203,42 +184,10 @@ async def test_internal_events_read_back_internal(accepts_raw_event: bool):
   [written] = sessions.events.stored.values()
   assert [bool(e.raw_event) for e in written] == [accepts_raw_event] * 3
   assert sessions.events.rejected_configs == (0 if accepts_raw_event else 3)
-  # The field-by-field path names events by their resource id, so match the
-  # yielded events by position.
-  assert [e.custom_metadata for e in stored[1:]] == [
-      e.custom_metadata for e in yielded
+  assert [e.custom_metadata for e in stored] == [
+      e.custom_metadata for e in appended
   ]
-  assert stored[1].custom_metadata == _RUN_METADATA
+  # The user's metadata reads back beside the key that keeps usage metadata.
+  assert stored[1].usage_metadata == _USAGE
   for event in stored[::2]:
     assert 'visibility' not in event.model_dump()
-
-
-async def test_field_by_field_keeps_user_metadata_beside_compaction_keys():
-  sessions = _FakeSessions(accepts_raw_event=False)
-  service = _FakeBackedService(sessions)
-  session = await service.create_session(
-      app_name=_ENGINE, user_id=_USER, session_id='s1'
-  )
-  usage = types.GenerateContentResponseUsageMetadata(total_token_count=7)
-  await service.append_event(
-      session,
-      Event(
-          author='classifier',
-          invocation_id='inv',
-          visibility='internal',
-          custom_metadata={'note': 'mine'},
-          usage_metadata=usage,
-      ),
-  )
-  await service.append_event(
-      session,
-      Event(author='classifier', invocation_id='inv', visibility='internal'),
-  )
-
-  stored = await _read_back(sessions)
-
-  assert [(e.visibility, e.custom_metadata) for e in stored] == [
-      ('internal', {'note': 'mine'}),
-      ('internal', None),
-  ]
-  assert stored[0].usage_metadata == usage

@@ -79,6 +79,7 @@ def _pipeline() -> SequentialAgent:
               model=_ScriptedLlm(
                   reply=_INTERNAL_TEXT, metadata=dict(_MODEL_METADATA)
               ),
+              visibility='internal',
           ),
           LlmAgent(name='booker', model=_ScriptedLlm(reply=_USER_TEXT)),
       ],
@@ -96,7 +97,7 @@ async def _run(service: BaseSessionService, agent: LlmAgent | SequentialAgent):
       async for event in runner.run_async(
           user_id=_USER,
           session_id=_SESSION,
-          new_message=types.UserContent(parts=[types.Part(text='book it')]),
+          new_message=types.UserContent('book it'),
           run_config=RunConfig(custom_metadata=dict(_RUN_METADATA)),
       )
   ]
@@ -115,11 +116,6 @@ async def _close(service: BaseSessionService) -> None:
     await service.close()
 
 
-def _text(event: Event) -> str:
-  parts = event.content.parts if event.content and event.content.parts else []
-  return ''.join(part.text or '' for part in parts)
-
-
 def _make_v0_database(path: Path) -> str:
   """Creates the legacy tables, which makes the service use that schema."""
   engine = sqlalchemy.create_engine(f'sqlite:///{path}')
@@ -131,9 +127,7 @@ def _make_v0_database(path: Path) -> str:
 _ServiceFactory = Callable[[], BaseSessionService]
 
 
-@pytest.fixture(
-    params=['in_memory', 'sqlite', 'database_v1', 'database_v0'],
-)
+@pytest.fixture(params=['in_memory', 'sqlite', 'database_v1', 'database_v0'])
 def service_factory(request, tmp_path: Path) -> _ServiceFactory:
   """Returns a factory of services that share one store."""
   path = tmp_path / 'sessions.db'
@@ -166,7 +160,9 @@ async def test_internal_events_read_back_internal_with_user_metadata(
 ):
   yielded, stored = await _run_and_read_back(service_factory, _pipeline())
 
-  assert [(e.author, _text(e), e.is_user_facing) for e in stored] == [
+  assert [
+      (e.author, e.content.parts[0].text, e.is_user_facing) for e in stored
+  ] == [
       ('user', 'book it', True),
       ('classifier', _INTERNAL_TEXT, False),
       ('booker', _USER_TEXT, True),

@@ -33,7 +33,9 @@ from __future__ import annotations
 from typing import Any
 from typing import Iterator
 
+from ..agents import _tree_visibility
 from ..agents import _visibility
+from ..workflow import _workflow_visibility
 from ..workflow._base_node import BaseNode
 from ._checks import walk
 from ._diagnostic import Diagnostic
@@ -91,7 +93,7 @@ def _verdict_answers(
     for node in loop.sub_agents:
       if not (
           _visibility.is_speaker(node)
-          and _visibility._can_end_loop(node)
+          and _tree_visibility._can_end_loop(node)
           and index.visibility_of_node(node) == _visibility.USER
       ):
         continue
@@ -135,7 +137,7 @@ def _nodes_on_cycles(workflow: BaseNode) -> list[BaseNode]:
   outgoing: dict[str, list[Any]] = {}
   for edge in graph.edges if graph is not None else ():
     outgoing.setdefault(edge.from_node.name, []).append(edge)
-  reachable = _visibility._reachability(outgoing)
+  reachable = _workflow_visibility._reachability(outgoing)
   return [
       edges[0].from_node
       for name, edges in outgoing.items()

@@ -70,12 +70,12 @@ from google.genai import types
 
 from . import _standing_answers
 from . import _state_view
-from ..agents._visibility import says_something
 from ..tools._nested_progress import progress_of
 from ..tools._tool_visibility import FULL
 from ..tools._tool_visibility import HIDDEN
 from ..tools._tool_visibility import is_inside_hidden_tool
 from ..tools._tool_visibility import shown_level
+from ..workflow._workflow_visibility import says_something
 
 if TYPE_CHECKING:
   from ..agents.run_config import RunConfig

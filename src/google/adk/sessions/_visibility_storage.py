@@ -39,15 +39,8 @@ _STORED_VISIBILITIES: Final = ('user', 'internal')
 
 
 def custom_metadata_for_storage(event: Event) -> dict[str, Any] | None:
-  """Returns the event's ``custom_metadata`` with its visibility folded in.
-
-  Args:
-    event: The event being written. It is not modified.
-
-  Returns:
-    The metadata to store: the event's own when it has no visibility set,
-    otherwise a copy that also carries the visibility.
-  """
+  """Returns the ``custom_metadata`` to store for ``event`` (not modified):
+  its own when it has no visibility set, else a copy that also carries it."""
   if event.visibility is None:
     return event.custom_metadata
   return _visibility_metadata.with_entries(
@@ -56,14 +49,8 @@ def custom_metadata_for_storage(event: Event) -> dict[str, Any] | None:
 
 
 def restore_from_storage(event: Event) -> Event:
-  """Moves a stored visibility out of ``custom_metadata`` back onto the event.
-
-  Args:
-    event: An event just read from storage. It is modified in place.
-
-  Returns:
-    The same event.
-  """
+  """Moves a stored visibility out of ``custom_metadata`` back onto ``event``
+  (just read from storage, modified in place) and returns it."""
   entries = _visibility_metadata.read_entries(event.custom_metadata)
   if _visibility_metadata.EVENT not in entries:
     return event

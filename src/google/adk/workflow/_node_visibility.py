@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import _workflow_visibility
 from ..agents import _visibility
 from ._function_node import FunctionNode
 
@@ -65,7 +66,7 @@ def annotate_event(event: Event, ctx: Context) -> None:
   if (
       not forced
       and isinstance(ctx._node, FunctionNode)
-      and _visibility.is_message(event)
+      and _workflow_visibility.is_message(event)
   ):
     # A function node's message is the user's, whoever runs the node.
     visibility = _visibility.USER
