@@ -96,7 +96,10 @@ def _assistant() -> LlmAgent:
       name='researcher',
       description='Researches a topic.',
       model=_ScriptedLlm(
-          script=[_call('search', query='quokka habitat'), types.Part(text=_FOUND)]
+          script=[
+              _call('search', query='quokka habitat'),
+              types.Part(text=_FOUND),
+          ]
       ),
       tools=[search],
   )
@@ -383,9 +386,7 @@ def test_a_bad_nested_progress_is_a_422_naming_the_levels(
 
 
 def test_unknown_session_is_a_404(client: TestClient):
-  response = client.get(
-      f'/apps/{_APP}/users/{_USER}/sessions/nowhere/messages'
-  )
+  response = client.get(f'/apps/{_APP}/users/{_USER}/sessions/nowhere/messages')
 
   assert response.status_code == 404
   assert response.json() == {'detail': 'Session not found'}

@@ -40,7 +40,9 @@ from ...events.user_messages import user_messages
 from ...events.user_messages import UserMessage
 from ...sessions.base_session_service import BaseSessionService
 
-MESSAGES_PATH = '/apps/{app_name}/users/{user_id}/sessions/{session_id}/messages'
+MESSAGES_PATH = (
+    '/apps/{app_name}/users/{user_id}/sessions/{session_id}/messages'
+)
 
 
 def add_session_messages_route(
