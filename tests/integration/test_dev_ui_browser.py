@@ -37,7 +37,6 @@ import subprocess
 
 from _adk_process import serving
 import _assistant_app
-import httpx
 import pytest
 
 _REPO = Path(__file__).resolve().parents[2]
@@ -550,30 +549,13 @@ def test_preview_draws_a_turn_as_one_message_with_its_tool_cards(
   assert agent.get_attribute('data-run') == run_id
   assert 'audit' not in panel.inner_text()
 
-  # The client answers its tool; the reloaded page draws the finished turn.
-  session_id = panel.get_attribute('data-session-id')
-  user_id = panel.get_attribute('data-user-id')
-  call_id = client_card.get_attribute('data-call-id')
-  answer = httpx.post(
-      f'{assistant_ui_url}/run_sse',
-      json={
-          'appName': _assistant_app.APP,
-          'userId': user_id,
-          'sessionId': session_id,
-          'newMessage': {
-              'role': 'user',
-              'parts': [{
-                  'functionResponse': {
-                      'id': call_id,
-                      'name': 'ask_user_to_confirm',
-                      'response': {'answer': 'yes'},
-                  }
-              }],
-          },
-      },
-      timeout=60,
-  )
-  assert answer.status_code == 200
+  # The user answers the client tool in the dev UI; after that run the panel
+  # draws the finished turn, and a reload draws the same.
+  answer_box = page.get_by_placeholder('Enter your response')
+  answer_box.fill('yes')
+  answer_box.press('Enter')
+  panel.locator('.adk-um-text', has_text=_assistant_app.ANSWER).wait_for()
+  after_run = _bubbles(page)
   page.reload()
   panel.locator('.adk-um-text', has_text=_assistant_app.ANSWER).wait_for()
 
@@ -585,8 +567,9 @@ def test_preview_draws_a_turn_as_one_message_with_its_tool_cards(
   assert parts[0] == 'researcher worked: search (done)'
   assert parts[1].startswith('lookup_account')
   assert parts[2].startswith('ask_user_to_confirm')
-  assert 'Book the ferry?' in parts[2] and 'yes' in parts[2]
+  assert 'Book the ferry?' in parts[2] and '"yes"' in parts[2]
   assert parts[3] == _assistant_app.ANSWER
   assert [c['status'] for c in reloaded[1]['cards']] == ['done', 'done']
+  assert reloaded == after_run
   assert 'audit' not in panel.inner_text()
   page.screenshot(path=str(screenshot_dir / 'dev-ui-messages.png'))

@@ -32,9 +32,13 @@ from fastapi.testclient import TestClient
 from google.adk.agents.base_agent import BaseAgent
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.cli.fast_api import get_fast_api_app
+from google.adk.cli.utils._session_messages import dump_messages
 from google.adk.cli.utils.base_agent_loader import BaseAgentLoader
 from google.adk.events.event import Event
+from google.adk.events.user_messages import MessagePart
+from google.adk.events.user_messages import ToolCard
 from google.adk.events.user_messages import user_messages
+from google.adk.events.user_messages import UserMessage
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
@@ -396,3 +400,41 @@ def test_a_session_without_a_turn_has_no_messages(client: TestClient):
   _create_session(client, 'empty')
 
   assert not _messages(client, 'empty')
+
+
+def test_a_credential_in_a_client_card_is_redacted():
+  card = ToolCard(
+      call_id='c1',
+      name='adk_request_credential',
+      level='full',
+      client=True,
+      status='done',
+      args={
+          'authConfig': {
+              'exchangedAuthCredential': {
+                  'authType': 'oauth2',
+                  'oauth2': {'clientId': 'app-7', 'clientSecret': 's3cret-77'},
+              }
+          }
+      },
+      result={
+          'exchangedAuthCredential': {
+              'authType': 'oauth2',
+              'oauth2': {'accessToken': 'token-4242'},
+          }
+      },
+  )
+  message = UserMessage(
+      id='m1',
+      role='assistant',
+      invocation_id='i1',
+      parts=[MessagePart(type='tool', tool=card)],
+  )
+
+  [sent] = dump_messages([message])
+
+  assert 's3cret-77' not in json.dumps(sent)
+  assert 'token-4242' not in json.dumps(sent)
+  assert sent['parts'][0]['tool']['args']['authConfig'][
+      'exchangedAuthCredential'
+  ]['oauth2'] == {'clientId': 'app-7'}
