@@ -1,4 +1,4 @@
-"""``visibility_mode`` over HTTP, against ``adk api_server`` run as a process.
+"""``visibility_mode``, and a session read as messages, against ``adk api_server``.
 
 The unit tests drive the same endpoints through FastAPI's ``TestClient``; this
 checks the real server: the console script, uvicorn and a SQLite session store.
@@ -6,16 +6,25 @@ checks the real server: the console script, uvicorn and a SQLite session store.
 The server is started on loopback with an agent folder written by the test: a
 ``SequentialAgent`` whose scripted model streams its reply word by word. The
 internal agent speaks a word that the user-facing agent never says, and
-writes it to ``state['verdict']``.
+writes it to ``state['verdict']``. Beside it, ``_assistant_app``: an assistant
+with an ``AgentTool`` researcher, a minimal, a hidden and a client tool, whose
+session is read as chat messages (``.../sessions/{id}/messages``).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 import json
+from pathlib import Path
 import textwrap
+from typing import Any
 
 from _adk_process import serving
+import _assistant_app
+from google.adk.events.event import Event
+from google.adk.events.user_messages import user_messages
+from google.adk.sessions.sqlite_session_service import SqliteSessionService
 import httpx
 import pytest
 
@@ -71,16 +80,20 @@ _AGENT_PY = textwrap.dedent(f"""
 """)
 
 
+@pytest.fixture(name='server_dir', scope='module')
+def _server_dir_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
+  return tmp_path_factory.mktemp('api_server')
+
+
 @pytest.fixture(name='server_url', scope='module')
-def _server_url_fixture(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[str]:
-  tmp_path = tmp_path_factory.mktemp('api_server')
+def _server_url_fixture(server_dir: Path) -> Iterator[str]:
+  tmp_path = server_dir
   agents_dir = tmp_path / 'agents'
   app_dir = agents_dir / _APP
   app_dir.mkdir(parents=True)
   (app_dir / '__init__.py').write_text('from . import agent\n')
   (app_dir / 'agent.py').write_text(_AGENT_PY)
+  _assistant_app.write(agents_dir)
   with serving(
       [
           'api_server',
@@ -243,3 +256,120 @@ def test_invalid_visibility_mode_on_session_read_over_http(server_url: str):
 
   assert response.status_code == 422
   assert "'annotate'" in response.text and "'filter'" in response.text
+
+
+def _assistant_run(
+    base_url: str, session_id: str, message: dict[str, Any], **extra: Any
+) -> list[dict[str, Any]]:
+  response = httpx.post(
+      f'{base_url}/run_sse',
+      json={
+          'appName': _assistant_app.APP,
+          'userId': 'http_user',
+          'sessionId': session_id,
+          'newMessage': message,
+          **extra,
+      },
+      timeout=_REQUEST_TIMEOUT_S,
+  )
+  assert response.status_code == 200, response.text
+  return [
+      json.loads(line[len('data: ') :])
+      for line in response.text.splitlines()
+      if line.startswith('data: ')
+  ]
+
+
+def _stored_events(server_dir: Path, session_id: str) -> list[Event]:
+  service = SqliteSessionService(db_path=str(server_dir / 'sessions.db'))
+  session = asyncio.run(
+      service.get_session(
+          app_name=_assistant_app.APP,
+          user_id='http_user',
+          session_id=session_id,
+      )
+  )
+  assert session is not None
+  return session.events
+
+
+def test_session_read_as_messages_over_http(server_url: str, server_dir: Path):
+  session = httpx.post(
+      f'{server_url}/apps/{_assistant_app.APP}/users/http_user/sessions',
+      json={},
+      timeout=_REQUEST_TIMEOUT_S,
+  ).json()['id']
+  options = {'visibilityMode': 'filter', 'nestedProgress': 'minimal'}
+  question = {'role': 'user', 'parts': [{'text': _assistant_app.QUESTION}]}
+  live = _assistant_run(server_url, session, question, **options)
+  [asked] = [
+      part['functionCall']
+      for event in live
+      for part in (event.get('content') or {}).get('parts', [])
+      if part.get('functionCall', {}).get('name') == 'ask_user_to_confirm'
+  ]
+  answer = {
+      'role': 'user',
+      'parts': [{
+          'functionResponse': {
+              'id': asked['id'],
+              'name': asked['name'],
+              'response': {'answer': 'yes'},
+          }
+      }],
+  }
+  live += _assistant_run(server_url, session, answer, **options)
+
+  response = httpx.get(
+      f'{server_url}/apps/{_assistant_app.APP}/users/http_user/sessions'
+      f'/{session}/messages',
+      timeout=_REQUEST_TIMEOUT_S,
+  )
+
+  assert response.status_code == 200
+  messages = response.json()
+  assert messages == [
+      m.model_dump(by_alias=True, exclude_none=True, mode='json')
+      for m in user_messages(_stored_events(server_dir, session))
+  ]
+  assert [m['role'] for m in messages] == ['user', 'assistant']
+  parts = messages[1]['parts']
+  assert [p['type'] for p in parts] == ['agent', 'tool', 'tool', 'text']
+  assert parts[0]['agent']['agent'] == 'researcher'
+  assert [s['name'] for s in parts[0]['agent']['steps']] == ['search']
+  assert [p['tool']['name'] for p in parts[1:3]] == [
+      'lookup_account',
+      'ask_user_to_confirm',
+  ]
+  assert parts[3]['text'] == _assistant_app.ANSWER
+  assert 'audit' not in response.text
+  # While the researcher ran, the stream said so, attributed to its call.
+  progress = [
+      e['customMetadata']['adk_progress']
+      for e in live
+      if 'adk_progress' in (e.get('customMetadata') or {})
+  ]
+  assert {p['run'] for p in progress} == {parts[0]['agent']['run']}
+  # The same parts, in the same order, as the run sent.
+  sent = user_messages(Event.model_validate(e) for e in live)
+  assert [
+      p.text or (p.tool and p.tool.call_id) or (p.agent and p.agent.run)
+      for p in sent[0].parts
+  ] == [
+      p.get('text')
+      or p.get('tool', {}).get('callId')
+      or p.get('agent', {}).get('run')
+      for p in parts
+  ]
+
+
+def test_bad_nested_progress_is_rejected_over_http(server_url: str):
+  response = httpx.post(
+      f'{server_url}/run',
+      json=_run_request('http_user', 'bad', nested_progress='loud'),
+      timeout=_REQUEST_TIMEOUT_S,
+  )
+
+  assert response.status_code == 422
+  assert response.headers['content-type'] == 'application/json'
+  assert "'hidden'" in response.text and "'full'" in response.text

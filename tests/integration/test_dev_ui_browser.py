@@ -16,7 +16,11 @@ Playwright. It checks what a person looking at the page sees:
   collapsed internal row keeps its tool call and response chips;
 - the preview numbers the rows it shows 1, 2, 3, ... (upstream's numbers count
   the rows it hides);
-- with a Material Symbols font installed, the icons use it, without a request.
+- with a Material Symbols font installed, the icons use it, without a request;
+- in the preview, a turn of ``_assistant_app`` (an ``AgentTool`` researcher,
+  a minimal, a hidden and a client tool) is one assistant bubble in the
+  messages panel with the tool cards inside and nothing of the hidden tool,
+  the researcher's work shows live while it runs, and a reload draws the same.
 
 Screenshots go to ``build/dev-ui-screenshots/`` (or ``$ADK_SCREENSHOT_DIR``).
 Without Chromium or Playwright the tests skip, except under CI (``CI`` set),
@@ -32,6 +36,7 @@ import shutil
 import subprocess
 
 from _adk_process import serving
+import _assistant_app
 import pytest
 
 _REPO = Path(__file__).resolve().parents[2]
@@ -461,3 +466,110 @@ def test_icons_use_an_installed_symbols_font(page, dev_ui_url: str):
   )
   assert width <= 1.5 * font_size
   assert not font_requests
+
+
+@pytest.fixture(name='assistant_ui_url', scope='module')
+def _assistant_ui_url_fixture(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[str]:
+  tmp_path = tmp_path_factory.mktemp('adk_web_assistant')
+  _assistant_app.write(tmp_path / 'agents')
+  with serving(
+      [
+          'web',
+          '--no-reload',
+          '--session_service_uri=memory://',
+          '--artifact_service_uri=memory://',
+          '--memory_service_uri=memory://',
+          str(tmp_path / 'agents'),
+      ],
+      workdir=tmp_path,
+      env={'HOME': str(tmp_path)},
+  ) as base_url:
+    yield base_url
+
+
+def _bubbles(page) -> list[dict[str, object]]:
+  """The messages panel as drawn: per bubble its role and its parts' text."""
+  return page.evaluate("""() => [...document.querySelectorAll(
+        '#adk-user-messages .adk-um-message')].map(bubble => ({
+      role: bubble.classList.contains('adk-um-user') ? 'user' : 'assistant',
+      parts: [...bubble.children].map(part => part.innerText.trim()),
+      cards: [...bubble.querySelectorAll('.adk-um-tool')].map(card => ({
+        name: card.querySelector('.adk-um-name').textContent,
+        status: card.dataset.status,
+        level: card.dataset.level,
+        client: card.classList.contains('adk-um-client'),
+      })),
+    }))""")
+
+
+def test_preview_draws_a_turn_as_one_message_with_its_tool_cards(
+    page, assistant_ui_url: str, screenshot_dir: Path
+):
+  _open_app(page, assistant_ui_url, _assistant_app.APP)
+  page.locator('#adk-user-view-toggle').click()
+  page.wait_for_load_state()
+  page.locator('textarea').first.wait_for()
+  panel = page.locator('#adk-user-messages')
+  box = page.locator('textarea').first
+  box.fill(_assistant_app.QUESTION)
+  box.press('Enter')
+
+  # While the researcher runs, its work shows, attributed to its call.
+  # Polled on every frame: the line lasts as long as the researcher works.
+  run_id = page.wait_for_function("""() => {
+        const card = [...document.querySelectorAll(
+            '#adk-user-messages .adk-um-progress .adk-um-agent')].find(
+            card => card.innerText === 'researcher is working: search');
+        return card && card.dataset.run;
+      }""").json_value()
+  client_card = panel.locator('.adk-um-tool.adk-um-client')
+  client_card.wait_for()
+  page.screenshot(path=str(screenshot_dir / 'dev-ui-messages-waiting.png'))
+
+  first = _bubbles(page)
+  assert [b['role'] for b in first] == ['user', 'assistant']
+  assert first[1]['parts'][0] == 'researcher worked: search (done)'
+  assert first[1]['cards'] == [
+      {
+          'name': 'lookup_account',
+          'status': 'done',
+          'level': 'minimal',
+          'client': False,
+      },
+      {
+          'name': 'ask_user_to_confirm',
+          'status': 'waiting',
+          'level': 'full',
+          'client': True,
+      },
+  ]
+  agent = panel.locator('.adk-um-agent').first
+  assert agent.get_attribute('data-run') == run_id
+  assert 'audit' not in panel.inner_text()
+
+  # The user answers the client tool in the dev UI; after that run the panel
+  # draws the finished turn, and a reload draws the same.
+  answer_box = page.get_by_placeholder('Enter your response')
+  answer_box.fill('yes')
+  answer_box.press('Enter')
+  panel.locator('.adk-um-text', has_text=_assistant_app.ANSWER).wait_for()
+  after_run = _bubbles(page)
+  page.reload()
+  panel.locator('.adk-um-text', has_text=_assistant_app.ANSWER).wait_for()
+
+  reloaded = _bubbles(page)
+  assert [b['role'] for b in reloaded] == ['user', 'assistant']
+  assert reloaded[0]['parts'] == [_assistant_app.QUESTION]
+  parts = reloaded[1]['parts']
+  assert len(parts) == 4
+  assert parts[0] == 'researcher worked: search (done)'
+  assert parts[1].startswith('lookup_account')
+  assert parts[2].startswith('ask_user_to_confirm')
+  assert 'Book the ferry?' in parts[2] and '"yes"' in parts[2]
+  assert parts[3] == _assistant_app.ANSWER
+  assert [c['status'] for c in reloaded[1]['cards']] == ['done', 'done']
+  assert reloaded == after_run
+  assert 'audit' not in panel.inner_text()
+  page.screenshot(path=str(screenshot_dir / 'dev-ui-messages.png'))

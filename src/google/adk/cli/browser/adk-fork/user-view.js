@@ -27,6 +27,14 @@
  * filter mode receives. The choice is kept per tab, and switching reloads the
  * page, which reloads the open session in the chosen view.
  *
+ * The preview also draws the conversation as the end user's chat client
+ * would: one bubble per message, the assistant's tool cards inside its
+ * bubble, in a panel beside the chat. The messages are the server's
+ * (GET .../sessions/{id}/messages, google.adk.events.user_messages), read
+ * when a session is loaded and after each run. While a run streams, the
+ * preview asks for nestedProgress "minimal" and shows the work of agents run
+ * as tools, attributed to the call that started them.
+ *
  * It runs before the Angular app (a classic script in the head) so that the
  * app's first requests already go through the wrappers below.
  */
@@ -36,6 +44,8 @@
   var STORAGE_KEY = 'adk.devUi.userViewPreview';
   var SESSION_PATH = /\/apps\/[^/]+\/users\/[^/]+\/sessions\/[^/?#]+$/;
   var RUN_SSE_PATH = /\/run_sse$/;
+  var SESSION_PARTS =
+    /\/apps\/([^/]+)\/users\/([^/]+)\/sessions\/([^/?#]+)$/;
 
   function isPreview() {
     try {
@@ -102,8 +112,306 @@
     );
   }
 
-  // /run_sse is posted with fetch.
   var originalFetch = window.fetch;
+
+  /**
+   * The preview's panel that draws the conversation as messages.
+   *
+   * `session` is the conversation the app last read or ran. Its messages are
+   * read from the server again after each run, so what the panel shows after
+   * a run is what it shows after a reload.
+   */
+  var messages = (function () {
+    var session = null;
+    var shown = [];
+    // The turn being run: the user's text, and the progress of the agents
+    // run as tools by run (the id of the call that started it).
+    var live = null;
+    var reads = 0;
+
+    function panel() {
+      var element = document.getElementById('adk-user-messages');
+      if (element || !document.body) {
+        return element;
+      }
+      element = document.createElement('section');
+      element.id = 'adk-user-messages';
+      element.setAttribute('aria-label', "The end user's messages");
+      var title = document.createElement('h2');
+      title.textContent = 'What the end user sees';
+      var list = document.createElement('div');
+      list.className = 'adk-um-list';
+      element.appendChild(title);
+      element.appendChild(list);
+      document.body.appendChild(element);
+      return element;
+    }
+
+    function el(tag, className, text) {
+      var node = document.createElement(tag);
+      node.className = className;
+      if (text !== undefined) {
+        node.textContent = text;
+      }
+      return node;
+    }
+
+    function toolCard(tool) {
+      var card = el('div', 'adk-um-card adk-um-tool');
+      card.setAttribute('data-call-id', tool.callId);
+      card.setAttribute('data-status', tool.status);
+      card.setAttribute('data-level', tool.level);
+      if (tool.client) {
+        card.classList.add('adk-um-client');
+      }
+      var head = el('div', 'adk-um-card-head');
+      head.appendChild(el('span', 'adk-um-name', tool.name));
+      head.appendChild(el('span', 'adk-um-status', tool.status));
+      if (tool.client) {
+        head.appendChild(el('span', 'adk-um-badge', 'client tool'));
+      }
+      card.appendChild(head);
+      if (tool.args !== undefined) {
+        card.appendChild(el('pre', 'adk-um-args', JSON.stringify(tool.args)));
+      }
+      if (tool.result !== undefined) {
+        card.appendChild(
+          el('pre', 'adk-um-result', '\u2192 ' + JSON.stringify(tool.result)));
+      }
+      return card;
+    }
+
+    /**
+     * An agent run as a tool: "researcher is working: search" while it runs,
+     * "researcher worked: search (done)" once it finished; runs nested in it
+     * follow inside.
+     */
+    function agentCard(run) {
+      var working = run.status === 'started';
+      var card = el('div', 'adk-um-card adk-um-agent');
+      card.setAttribute('data-run', run.run);
+      card.setAttribute('data-status', run.status);
+      var steps = (run.steps || []).map(function (step) {
+        return working ? step.name :
+          step.name + ' (' + (step.status === 'done' ? 'done' : 'running') +
+          ')';
+      });
+      var verb = working ? ' is working' :
+        run.status === 'error' ? ' failed' : ' worked';
+      card.appendChild(el('div', 'adk-um-card-head',
+        run.agent + verb + (steps.length ? ': ' + steps.join(', ') : '')));
+      if (run.error) {
+        card.appendChild(el('div', 'adk-um-error', run.error));
+      }
+      (run.runs || []).forEach(function (inner) {
+        card.appendChild(agentCard(inner));
+      });
+      return card;
+    }
+
+    function bubble(message) {
+      var node = el('div', 'adk-um-message adk-um-' + message.role);
+      if (message.id) {
+        node.setAttribute('data-message-id', message.id);
+      }
+      (message.parts || []).forEach(function (part) {
+        if (part.type === 'text') {
+          node.appendChild(el('div', 'adk-um-text', part.text));
+        } else if (part.type === 'tool') {
+          node.appendChild(toolCard(part.tool));
+        } else if (part.type === 'agent') {
+          node.appendChild(agentCard(part.agent));
+        } else if (part.type === 'error') {
+          node.appendChild(el('div', 'adk-um-error', part.text));
+        }
+      });
+      return node;
+    }
+
+    function render() {
+      var element = panel();
+      if (!element) {
+        return;
+      }
+      if (session) {
+        element.setAttribute('data-app', session.app);
+        element.setAttribute('data-user-id', session.user);
+        element.setAttribute('data-session-id', session.id);
+      }
+      var list = element.querySelector('.adk-um-list');
+      list.textContent = '';
+      shown.forEach(function (message) {
+        list.appendChild(bubble(message));
+      });
+      if (live) {
+        if (live.text) {
+          list.appendChild(
+            bubble({role: 'user', parts: [{type: 'text', text: live.text}]}));
+        }
+        var runs = Object.keys(live.runs);
+        if (runs.length) {
+          var progress = el('div', 'adk-um-message adk-um-assistant');
+          progress.classList.add('adk-um-progress');
+          runs.forEach(function (id) {
+            progress.appendChild(agentCard(live.runs[id]));
+          });
+          list.appendChild(progress);
+        }
+      }
+      list.scrollTop = list.scrollHeight;
+    }
+
+    function sameSession(next) {
+      return Boolean(session) && session.app === next.app &&
+        session.user === next.user && session.id === next.id;
+    }
+
+    function load(next) {
+      if (!sameSession(next)) {
+        shown = [];
+        live = null;
+      }
+      session = next;
+      var read = ++reads;
+      // The API is served where the dev UI's folder is mounted.
+      var base = window.location.pathname.replace(/\/dev-ui(\/.*)?$/, '');
+      var url = base + '/apps/' + encodeURIComponent(next.app) + '/users/' +
+        encodeURIComponent(next.user) + '/sessions/' +
+        encodeURIComponent(next.id) + '/messages';
+      return originalFetch.call(window, url).then(function (response) {
+        return response.ok ? response.json() : [];
+      }).then(function (answer) {
+        if (read === reads && sameSession(next)) {
+          shown = answer;
+          live = null;
+          render();
+        }
+      }, function () {
+        // The server is gone or has no such endpoint: nothing to draw.
+      });
+    }
+
+    function sessionRead(url) {
+      if (!isPreview()) {
+        return;
+      }
+      var match = SESSION_PARTS.exec(pathOf(url));
+      if (match) {
+        load({
+          app: decodeURIComponent(match[1]),
+          user: decodeURIComponent(match[2]),
+          id: decodeURIComponent(match[3]),
+        });
+      }
+    }
+
+    /** Folds one progress update into the run it belongs to. */
+    function addProgress(update) {
+      var run = live.runs[update.run];
+      if (!run) {
+        run = live.runs[update.run] = {
+          run: update.run,
+          agent: update.tool || update.agent,
+          status: 'started',
+          steps: [],
+        };
+      }
+      if (update.status === 'step' && update.step) {
+        var step = run.steps.filter(function (known) {
+          return known.id === update.step.id;
+        })[0];
+        if (step) {
+          step.status = update.step.status;
+        } else {
+          run.steps.push({
+            id: update.step.id,
+            name: update.step.name,
+            status: update.step.status,
+          });
+        }
+      } else if (update.status === 'finished' || update.status === 'error') {
+        run.status = update.status;
+        run.error = update.error;
+      }
+    }
+
+    function readEvents(text) {
+      var changed = false;
+      text.split('\n').forEach(function (line) {
+        if (line.indexOf('data: ') !== 0) {
+          return;
+        }
+        var event;
+        try {
+          event = JSON.parse(line.slice(6));
+        } catch (e) {
+          return;
+        }
+        var update = event.customMetadata && event.customMetadata.adk_progress;
+        if (live && update && update.run) {
+          addProgress(update);
+          changed = true;
+        }
+      });
+      if (changed) {
+        render();
+      }
+    }
+
+    /**
+     * Hands the app the run's stream and reads a copy of it for progress;
+     * when the stream ends, reads the conversation's messages again.
+     */
+    function watchRun(body, response) {
+      if (!response.ok || !response.body || !body.sessionId) {
+        return response;
+      }
+      var next = {app: body.appName, user: body.userId, id: body.sessionId};
+      if (!sameSession(next)) {
+        shown = [];
+      }
+      session = next;
+      var parts = (body.newMessage && body.newMessage.parts) || [];
+      live = {
+        text: parts.map(function (part) {
+          return part.text || '';
+        }).join(''),
+        runs: {},
+      };
+      render();
+      var streams = response.body.tee();
+      var reader = streams[1].getReader();
+      var decoder = new TextDecoder();
+      var pending = '';
+      function pump() {
+        return reader.read().then(function (chunk) {
+          if (chunk.done) {
+            readEvents(pending);
+            return load(next);
+          }
+          pending += decoder.decode(chunk.value, {stream: true});
+          var end = pending.lastIndexOf('\n');
+          if (end >= 0) {
+            readEvents(pending.slice(0, end));
+            pending = pending.slice(end + 1);
+          }
+          return pump();
+        });
+      }
+      pump().catch(function () {
+        load(next);
+      });
+      return new Response(streams[0], {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    }
+
+    return {render: render, sessionRead: sessionRead, watchRun: watchRun};
+  })();
+
+  // /run_sse is posted with fetch.
   window.fetch = function (input, init) {
     var url = typeof input === 'string' ? input : input && input.url;
     var method = ((init && init.method) || 'GET').toUpperCase();
@@ -118,17 +426,24 @@
       init &&
       typeof init.body === 'string'
     ) {
+      var body = null;
       try {
-        var body = JSON.parse(init.body);
+        body = JSON.parse(init.body);
         body.visibilityMode = 'filter';
+        body.nestedProgress = 'minimal';
         init = Object.assign({}, init, {body: JSON.stringify(body)});
       } catch (e) {
         // Not JSON: leave the request as the app made it.
+        body = null;
       }
-      return originalFetch.call(this, input, init).then(withRefusalInStream);
+      var run = originalFetch.call(this, input, init).then(withRefusalInStream);
+      return body ? run.then(function (response) {
+        return messages.watchRun(body, response);
+      }) : run;
     }
     if (method === 'GET' && typeof input === 'string' &&
         SESSION_PATH.test(pathOf(url))) {
+      messages.sessionRead(url);
       return originalFetch.call(this, withFilterQuery(input), init);
     }
     return originalFetch.apply(this, arguments);
@@ -145,6 +460,7 @@
       SESSION_PATH.test(pathOf(url))
     ) {
       args[1] = withFilterQuery(url);
+      messages.sessionRead(url);
     }
     return originalOpen.apply(this, args);
   };
@@ -176,6 +492,9 @@
     bar.appendChild(label);
     bar.appendChild(button);
     document.body.appendChild(bar);
+    if (preview) {
+      messages.render();
+    }
   }
 
   if (document.readyState === 'loading') {
