@@ -990,9 +990,7 @@ def _nested_progress_lines(
           ' conversations of 10, zero-latency'
       ),
       nested['vs_upstream'],
-      tuple(
-          (config, _NESTED_LABELS[config]) for config in NESTED_CONFIGS
-      ),
+      tuple((config, _NESTED_LABELS[config]) for config in NESTED_CONFIGS),
       with_cpu=True,
   )
   # Under the title, what the rows run and how to read them.
@@ -1046,9 +1044,7 @@ def _user_messages_lines(
           f'no user_messages); one stored turn of {figures["turn_events"]}'
           ' events repeated: an AgentTool'
       ),
-      (
-          "researcher (its run recorded), a 'minimal' tool, a 'hidden' tool,"
-      ),
+      "researcher (its run recorded), a 'minimal' tool, a 'hidden' tool,",
       'a client tool and the answer',
       (
           f'{"events":>6} {"ms/call":>9} {"us/event":>9} {"fastest":>8}'

@@ -933,7 +933,9 @@ async def _nested_turns(
   return progress
 
 
-_ADK_ID = re.compile(r'adk-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}')
+_ADK_ID = re.compile(
+    r'adk-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
+)
 
 
 def _requests_digest(requests: list[Any]) -> str:
