@@ -410,8 +410,7 @@ _TARGET_NOTES = {
         '(the nested progress row: streamed/not streamed, both in the fork)'
     ),
     'user_messages': (
-        '(the user_messages row: us/event at the largest size over the'
-        ' smallest, fork only)'
+        '(the user_messages row: us/event, largest size over smallest, fork)'
     ),
 }
 
