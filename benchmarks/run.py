@@ -20,6 +20,7 @@ Run with the fork's interpreter::
   .venv/bin/python benchmarks/run.py --smoke    # CI: tiny sizes, one round
   .venv/bin/python benchmarks/run.py --only late_turn,user_view
   .venv/bin/python benchmarks/run.py --only windows
+  .venv/bin/python benchmarks/run.py --only nested_progress,user_messages
 
 The fork is the google.adk this interpreter imports. Upstream is the
 pinned, hash-checked upstream wheel, installed once into
@@ -63,6 +64,7 @@ if str(_HERE) not in sys.path:
   sys.path.insert(0, str(_HERE))
 # The names of the measurements, which the worker defines.
 from worker import MEASUREMENTS  # noqa: E402
+from worker import NESTED_CONFIGS  # noqa: E402
 
 _WORKER = _HERE / 'worker.py'
 _UPSTREAM_VERSION = '2.13.0'
@@ -95,6 +97,9 @@ _FULL = {
     'user_view_repeats': 9,
     'windows_turns': 40,
     'windows_repeats': 15,
+    'nested_turns': 200,
+    'user_messages_events': [1_000, 5_000, 10_000],
+    'user_messages_repeats': 9,
     'rounds': 6,
     'judges_targets': True,
 }
@@ -111,6 +116,9 @@ _SMOKE = {
     'user_view_repeats': 1,
     'windows_turns': 3,
     'windows_repeats': 1,
+    'nested_turns': 4,
+    'user_messages_events': [100, 300],
+    'user_messages_repeats': 1,
     'rounds': 1,
     # The targets are set at the full run's sizes (20,000 events, turn 40):
     # a smoke run's figures say nothing about them.
@@ -118,6 +126,16 @@ _SMOKE = {
 }
 _FILTER_TARGET = 1.05
 """Issue 21: a turn in filter mode costs at most this much of annotate's."""
+_NESTED_TARGET = 1.05
+"""Issue 33: a turn whose agent tool's work is streamed costs at most this
+much of the same turn without it."""
+_NESTED_LABELS = {
+    'hidden': 'not streamed',
+    'minimal': 'streamed',
+}
+_USER_MESSAGES_GROWTH = 1.5
+"""Issue 33: `user_messages` is linear: its time per event at the largest
+size is at most this much of the smallest's."""
 _WINDOW_CONFIGS = (
     ('unfiltered', 'fork unfiltered'),
     ('plain_list', 'fork plain list'),
@@ -156,6 +174,23 @@ _TARGETS = (
     # build; windowed over unfiltered, both in the fork.
     ('window vs unfiltered, to build', 'windows', None, 'windows', 1.0),
     ('window vs unfiltered, any turn', 'windows', None, 'worst_turn', 1.0),
+    # Issue 33: streaming an agent tool's work costs at most 5 % of the turn
+    # (streamed over not streamed, both in the fork), and user_messages is
+    # linear (time per event at 10,000 events over 1,000, fork only).
+    (
+        'nested progress, streamed/not',
+        'nested_progress',
+        None,
+        'streamed',
+        _NESTED_TARGET,
+    ),
+    (
+        'user_messages, growth per event',
+        'user_messages',
+        None,
+        'growth',
+        _USER_MESSAGES_GROWTH,
+    ),
 )
 """The 20,000-event bound replaces issue 21's target on the growth of the
 time per event: that growth is the garbage collection of the contents the
@@ -231,6 +266,8 @@ def _check_sides(fork: dict[str, Any], upstream: dict[str, Any]) -> None:
         ('supports_visibility_mode', 'RunConfig.visibility_mode'),
         ('supports_user_view', 'google.adk.events.user_view'),
         ('supports_source_windows', 'google.adk.agents.SourceWindow'),
+        ('supports_nested_progress', 'RunConfig.nested_progress'),
+        ('supports_user_messages', 'google.adk.events.user_messages'),
     ):
       if not fork[feature]:
         problems.append(f'the fork at {fork["adk_file"]} has no {name}.')
@@ -316,6 +353,10 @@ def _summarise(
     _summarise_user_view(fork_runs, settings, summary)
   if 'windows' in only:
     _summarise_windows(runs, summary)
+  if 'nested_progress' in only:
+    _summarise_nested_progress(runs, summary)
+  if 'user_messages' in only:
+    _summarise_user_messages(fork_runs, settings, summary)
   summary['targets'] = (
       _check_targets(summary) if settings.get('judges_targets', True) else []
   )
@@ -323,7 +364,7 @@ def _summarise(
 
 
 def _check_targets(summary: dict[str, Any]) -> list[dict[str, Any]]:
-  """Issue 22's targets that this run measured, each met or not."""
+  """The targets (issues 22, 23, 33) this run measured, each met or not."""
   results = []
   for label, measurement, size, variant, bound in _TARGETS:
     if measurement == 'get_contents':
@@ -334,6 +375,11 @@ def _check_targets(summary: dict[str, Any]) -> list[dict[str, Any]]:
     elif measurement == 'windows':
       row = summary.get('windows', {}).get('vs_unfiltered', {}).get(variant)
       ratio = row and row['median_of_round_ratios']
+    elif measurement == 'nested_progress':
+      row = summary.get('nested_progress', {}).get('streamed_vs_not')
+      ratio = row and row['median_of_round_ratios']
+    elif measurement == 'user_messages':
+      ratio = summary.get('user_messages', {}).get('growth')
     else:
       row = summary.get('late_turn', {}).get(variant)
       ratio = row and row['median_of_round_ratios']
@@ -358,10 +404,28 @@ def _verdict(met: bool, settings: dict[str, Any]) -> str:
   return 'met' if met else 'NOT MET'
 
 
+_TARGET_NOTES = {
+    'windows': '(the window rows: windowed/unfiltered, both in the fork)',
+    'nested_progress': (
+        '(the nested progress row: streamed/not streamed, both in the fork)'
+    ),
+    'user_messages': (
+        '(the user_messages row: us/event, largest size over smallest, fork)'
+    ),
+}
+
+
 def _target_lines(targets: list[dict[str, Any]]) -> list[str]:
-  lines = ['', 'Targets (issues 22 and 23), per-round ratio fork/upstream']
-  if any(t['target'] == _TARGETS[-1][0] for t in targets):
-    lines.append('(the window row: windowed/unfiltered, both in the fork)')
+  lines = [
+      '',
+      'Targets (issues 22, 23 and 33), per-round ratio fork/upstream',
+  ]
+  measured = {
+      measurement
+      for label, measurement, *_ in _TARGETS
+      if any(t['target'] == label for t in targets)
+  }
+  lines += [note for name, note in _TARGET_NOTES.items() if name in measured]
   lines.append(f'{"target":<32} {"ratio":>7} {"bound":>8}  result')
   for target in targets:
     bound = (
@@ -506,6 +570,102 @@ def _summarise_user_view(
   summary['user_view'] = {
       'sizes': rows,
       'growth': rows[large]['us_per_event'] / rows[small]['us_per_event'],
+  }
+
+
+def _summarise_nested_progress(
+    runs: dict[str, list[dict[str, Any]]], summary: dict[str, Any]
+) -> None:
+  """Turn rates against upstream, and what streaming the nested work costs."""
+  up_runs, fork_runs = runs['upstream'], runs['fork']
+  upstream = [r['nested_progress']['upstream'] for r in up_runs]
+  rows = {}
+  for config in NESTED_CONFIGS:
+    fork = [r['nested_progress'][config] for r in fork_runs]
+    rows[config] = _ratios(
+        [f['turns_per_s'] for f in fork],
+        [u['turns_per_s'] for u in upstream],
+        best=max,
+    )
+    rows[config]['cpu_ratio_of_medians'] = statistics.median(
+        f['cpu_s'] for f in fork
+    ) / statistics.median(u['cpu_s'] for u in upstream)
+  # Streamed over not streamed, both from the same fork processes: the
+  # per-round ratio pairs the interleaved conversations of one process.
+  fork_figures = {
+      config: [r['nested_progress'][config] for r in fork_runs]
+      for config in NESTED_CONFIGS
+  }
+  hidden, minimal = (fork_figures[c] for c in ('hidden', 'minimal'))
+  wall = _ratios(
+      [f['ms_per_turn'] for f in minimal], [f['ms_per_turn'] for f in hidden]
+  )
+  cpu = _ratios([f['cpu_s'] for f in minimal], [f['cpu_s'] for f in hidden])
+  first = fork_runs[0]['nested_progress']
+  digests = {
+      figures['requests_digest']
+      for r in up_runs + fork_runs
+      for figures in r['nested_progress'].values()
+  }
+  summary['nested_progress'] = {
+      'vs_upstream': rows,
+      'upstream_ms': statistics.median(u['ms_per_turn'] for u in upstream),
+      'streamed_vs_not': {
+          'hidden_ms': wall['upstream_median'],
+          'minimal_ms': wall['fork_median'],
+          'ratio_of_medians': wall['ratio_of_medians'],
+          'median_of_round_ratios': wall['median_of_round_ratios'],
+          'fastest_ratio': wall['fastest_ratio'],
+          'cpu_median_of_round_ratios': cpu['median_of_round_ratios'],
+          'round_ratios': [
+              m['ms_per_turn'] / h['ms_per_turn']
+              for m, h in zip(minimal, hidden)
+          ],
+          'target': _NESTED_TARGET,
+          'meets_target': wall['median_of_round_ratios'] <= _NESTED_TARGET,
+      },
+      'progress_per_turn': {
+          config: first[config]['progress_events'] / first[config]['turns']
+          for config in NESTED_CONFIGS
+      },
+      'steps': first['minimal']['steps'],
+      'requests_identical': len(digests) == 1,
+  }
+
+
+def _summarise_user_messages(
+    fork_runs: list[dict[str, Any]],
+    settings: dict[str, Any],
+    summary: dict[str, Any],
+) -> None:
+  """user_messages' time per event at each size (fork only), its growth."""
+  rows = {}
+  for size in settings['user_messages_events']:
+    figures = [r['user_messages'][str(size)] for r in fork_runs]
+    first = figures[0]
+    rows[str(size)] = {
+        'median_ms': statistics.median(f['median_ms'] for f in figures),
+        'us_per_event': statistics.median(f['us_per_event'] for f in figures),
+        'best_us_per_event': min(f['best_ms'] for f in figures) * 1_000 / size,
+        'cpu_us_per_event': (
+            statistics.median(f['cpu_ms'] for f in figures) * 1_000 / size
+        ),
+        'messages': first['messages'],
+        'assistant_messages': first['assistant_messages'],
+        'parts': first['parts'],
+        'client_cards': first['client_cards'],
+        'recorded_steps': first['recorded_steps'],
+        'hidden_shown': max(f['hidden_shown'] for f in figures),
+    }
+  sizes = settings['user_messages_events']
+  small, large = str(sizes[0]), str(sizes[-1])
+  summary['user_messages'] = {
+      'turn_events': fork_runs[0]['user_messages']['turn_events'],
+      'sizes': rows,
+      'growth': rows[large]['us_per_event'] / rows[small]['us_per_event'],
+      'cpu_growth': (
+          rows[large]['cpu_us_per_event'] / rows[small]['cpu_us_per_event']
+      ),
   }
 
 
@@ -815,6 +975,105 @@ def _user_view_lines(
   return lines
 
 
+def _nested_progress_lines(
+    summary: dict[str, Any], settings: dict[str, Any]
+) -> list[str]:
+  nested = summary['nested_progress']
+  lines = _turns_table(
+      (
+          'Nested progress (issue 33): an assistant calls an AgentTool'
+          f' researcher ({nested["steps"]}'
+      ),
+      (
+          f'searches), then answers; {settings["nested_turns"]} turns in'
+          ' conversations of 10, zero-latency'
+      ),
+      nested['vs_upstream'],
+      tuple((config, _NESTED_LABELS[config]) for config in NESTED_CONFIGS),
+      with_cpu=True,
+  )
+  # Under the title, what the rows run and how to read them.
+  lines[3:3] = [
+      "model; the fork in filter mode, streamed: nested_progress='minimal';",
+      'upstream with its default RunConfig. turns/s; ratios fork/upstream',
+      '(>1: fork faster; CPU <1: less)',
+  ]
+  cost = nested['streamed_vs_not']
+  per_turn = nested['progress_per_turn']
+  verdict = _verdict(cost['meets_target'], settings)
+  return lines + [
+      (
+          'streamed/not streamed, time of a turn in the fork: not streamed'
+          f' {cost["hidden_ms"]:.1f} ms,'
+      ),
+      (
+          f'streamed {cost["minimal_ms"]:.1f} ms (upstream'
+          f' {nested["upstream_ms"]:.1f} ms); medians'
+          f' {cost["ratio_of_medians"]:.3f}  per-round'
+          f' {cost["median_of_round_ratios"]:.3f}'
+      ),
+      (
+          f'fastest {cost["fastest_ratio"]:.3f}  CPU per-round'
+          f' {cost["cpu_median_of_round_ratios"]:.3f}'
+      ),
+      f'target per-round <= {cost["target"]:.2f}: {verdict}',
+      (
+          'Progress events per turn: not streamed'
+          f' {per_turn["hidden"]:g}, streamed {per_turn["minimal"]:g}'
+      ),
+      (
+          'Model requests identical in both fork configurations and'
+          f' upstream: {_yes(nested["requests_identical"])}'
+      ),
+  ]
+
+
+def _user_messages_lines(
+    summary: dict[str, Any], settings: dict[str, Any]
+) -> list[str]:
+  figures = summary['user_messages']
+  sizes = settings['user_messages_events']
+  lines = [
+      '',
+      (
+          'user_messages over a stored conversation, fork only (upstream 2.13.0'
+          ' has'
+      ),
+      (
+          f'no user_messages); one stored turn of {figures["turn_events"]}'
+          ' events repeated: an AgentTool'
+      ),
+      "researcher (its run recorded), a 'minimal' tool, a 'hidden' tool,",
+      'a client tool and the answer',
+      (
+          f'{"events":>6} {"ms/call":>9} {"us/event":>9} {"fastest":>8}'
+          f' {"CPU us":>7} {"messages":>9} {"cards":>6} {"steps":>6}'
+      ),
+  ]
+  for size in sizes:
+    row = figures['sizes'][str(size)]
+    cards = row['parts'].get('tool', 0) + row['parts'].get('agent', 0)
+    lines.append(
+        f'{size:>6,} {row["median_ms"]:>9.2f} {row["us_per_event"]:>9.2f}'
+        f' {row["best_us_per_event"]:>8.2f} {row["cpu_us_per_event"]:>7.2f}'
+        f' {row["messages"]:>9,} {cards:>6,} {row["recorded_steps"]:>6,}'
+    )
+  hidden = any(row['hidden_shown'] for row in figures['sizes'].values())
+  met = figures['growth'] <= _USER_MESSAGES_GROWTH
+  return lines + [
+      (
+          f'growth of us/event, {sizes[0]:,} to {sizes[-1]:,} events:'
+          f' {figures["growth"]:.2f} (CPU {figures["cpu_growth"]:.2f}; 1 is'
+          ' linear)'
+      ),
+      (
+          f'target growth <= {_USER_MESSAGES_GROWTH:.2f}:'
+          f' {_verdict(met, settings)}'
+      ),
+      f'Hidden tool in the messages: {"YES" if hidden else "none"}',
+  ]
+
+
 def _windows_lines(
     summary: dict[str, Any], settings: dict[str, Any]
 ) -> list[str]:
@@ -999,15 +1258,17 @@ def _table(
     lines += _user_view_lines(summary, settings)
   if 'windows' in summary:
     lines += _windows_lines(summary, settings)
+  if 'nested_progress' in summary:
+    lines += _nested_progress_lines(summary, settings)
+  if 'user_messages' in summary:
+    lines += _user_messages_lines(summary, settings)
   if summary.get('targets'):
     lines += _target_lines(summary['targets'])
   elif not settings.get('judges_targets', True):
     lines += [
         '',
-        (
-            'Targets (issues 22 and 23): not judged here; they are set at the'
-            " full run's sizes."
-        ),
+        'Targets (issues 22, 23 and 33): not judged here; they are set at',
+        "the full run's sizes.",
     ]
   return '\n'.join(line.rstrip() for line in lines)
 
@@ -1084,6 +1345,12 @@ def _worker_args(settings: dict[str, Any]) -> list[str]:
       str(settings['windows_turns']),
       '--windows-repeats',
       str(settings['windows_repeats']),
+      '--nested-turns',
+      str(settings['nested_turns']),
+      '--user-messages-events',
+      ','.join(map(str, settings['user_messages_events'])),
+      '--user-messages-repeats',
+      str(settings['user_messages_repeats']),
       '--only',
       ','.join(settings['only']),
   ]

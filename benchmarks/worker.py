@@ -23,12 +23,13 @@ can be::
       --throughput-turns 40 --flat-events 1000,20000 --memory-events 10000 \\
       --late-turn 40 --late-sessions 3 --user-view-events 1000,10000 \\
       --user-view-repeats 9 --windows-turns 40 --windows-repeats 15 \\
-      [--only late_turn,user_view,windows]
+      --nested-turns 200 --user-messages-events 1000,10000 \\
+      --user-messages-repeats 9 [--only late_turn,user_view,windows]
 
 and prints one JSON object on its last line of output. Configurations that
 need the fork (``include_sources``, ``source_filter``, filter mode,
-``user_view``, source windows) are measured only when the installed google.adk
-supports them.
+``user_view``, source windows, nested progress, ``user_messages``) are
+measured only when the installed google.adk supports them.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ import hashlib
 import json
 import logging
 import random
+import re
 import statistics
 import sys
 import time
@@ -68,6 +70,8 @@ MEASUREMENTS = (
     'late_turn',
     'user_view',
     'windows',
+    'nested_progress',
+    'user_messages',
 )
 """What a round measures, in this order; ``--only`` picks some of them."""
 
@@ -78,6 +82,15 @@ LATE_TURN_CONFIGS = ('default', 'include_sources', 'filter')
 """Runner configurations timed at a late turn: ``'filter'`` is the default
 pipeline run with ``RunConfig(visibility_mode='filter')`` (fork only), so
 against ``'default'`` (annotate mode in the fork) it costs the filtering."""
+
+NESTED_CONFIGS = ('hidden', 'minimal')
+"""Fork configurations of the nested-progress app, both in filter mode:
+``RunConfig.nested_progress`` left at ``'hidden'`` (nothing of the
+researcher's work is streamed) and set to ``'minimal'`` (it is). Upstream runs
+the same app with its default ``RunConfig`` as ``'upstream'``."""
+
+_RESEARCH_STEPS = 3
+"""Searches the researcher makes in each of its runs before it answers."""
 
 _INTERNAL_AGENTS = PIPELINE[:-1]
 """The agents the fork's Runner marks internal in the pipeline: all but the
@@ -606,23 +619,25 @@ def _time_ms(function: Any, repeats: int) -> tuple[float, float]:
 
 
 def _time_calls(
-    function: Any, repeats: int, *, watch: bool = False
+    function: Any, repeats: int, *, watch: bool = False, cpu: bool = False
 ) -> dict[str, Any]:
   """The median and the fastest of `repeats` timed calls, in milliseconds.
 
   Each call follows a `gc.collect()`, which is not timed. With `watch`, also
   the full collections each call set off: their count and time, medians over
   the calls (the callback that times them runs at every collection, so it is
-  left out of the other sizes' calls).
+  left out of the other sizes' calls). With `cpu`, also the median CPU time
+  of the calls (on a busy machine, what the call itself cost).
   """
   function()
-  samples, counts, collection_ms = [], [], []
+  samples, counts, collection_ms, cpu_ms = [], [], [], []
   for _ in range(repeats):
     gc.collect()
     with _FullCollections() if watch else contextlib.nullcontext() as seen:
-      started = time.perf_counter()
+      started, cpu_started = time.perf_counter(), time.process_time()
       function()
       samples.append((time.perf_counter() - started) * 1_000)
+      cpu_ms.append((time.process_time() - cpu_started) * 1_000)
     if seen is not None:
       counts.append(seen.count)
       collection_ms.append(seen.ms)
@@ -630,6 +645,8 @@ def _time_calls(
       'median_ms': statistics.median(samples),
       'best_ms': min(samples),
   }
+  if cpu:
+    timed['cpu_median_ms'] = statistics.median(cpu_ms)
   if watch:
     timed['full_collections'] = {
         'count': statistics.median(counts),
@@ -804,6 +821,424 @@ def _user_view_times(sizes: list[int], repeats: int) -> dict[str, Any]:
   return result
 
 
+def _since_typed(contents: list[Any]) -> list[Any]:
+  """The contents after the last message the user typed (this turn's)."""
+  typed = [
+      i
+      for i, content in enumerate(contents)
+      if content.role == 'user' and any(p.text for p in content.parts or [])
+  ]
+  return contents[typed[-1] + 1 :] if typed else list(contents)
+
+
+def _nested_model(agent: str, requests: list[Any] | None) -> Any:
+  """A zero-latency model for the nested-progress app's `agent`.
+
+  The assistant calls the researcher, then answers from its result; the
+  researcher (run by an ``AgentTool``) searches `_RESEARCH_STEPS` times,
+  then answers. With `requests`, every request is recorded in it.
+  """
+  from google.adk.models.base_llm import BaseLlm
+  from google.adk.models.llm_response import LlmResponse
+  from google.genai import types
+
+  class NestedScriptedModel(BaseLlm):
+    """Answers at once, from what this turn's contents hold so far."""
+
+    model: str = 'scripted'
+
+    async def generate_content_async(
+        self, llm_request: Any, stream: bool = False
+    ) -> AsyncGenerator[LlmResponse, None]:
+      del stream
+      if requests is not None:
+        requests.append((agent, llm_request))
+      turn = _since_typed(llm_request.contents)
+      if agent == 'researcher':
+        searches = sum(
+            1
+            for content in turn
+            for part in content.parts or []
+            if part.function_response
+        )
+        if searches < _RESEARCH_STEPS:
+          part = types.Part(
+              function_call=types.FunctionCall(
+                  name='_search', args={'query': f'lead {searches + 1}'}
+              )
+          )
+        else:
+          part = types.Part(text=_prose(f'researcher:{searches}', 900))
+      elif _answers_tool(llm_request.contents):
+        part = types.Part(text=_prose('assistant', 600))
+      else:
+        part = types.Part(
+            function_call=types.FunctionCall(
+                name='researcher',
+                args={'request': 'Find options that fit the brief.'},
+            )
+        )
+      yield LlmResponse(content=types.ModelContent(parts=[part]))
+
+  return NestedScriptedModel()
+
+
+def _nested_app(requests: list[Any] | None = None) -> Any:
+  """An assistant that calls an ``AgentTool`` researcher, then answers."""
+  from google.adk.agents.llm_agent import LlmAgent
+  from google.adk.tools.agent_tool import AgentTool
+
+  researcher = LlmAgent(
+      name='researcher',
+      description='Researches travel options.',
+      model=_nested_model('researcher', requests),
+      instruction='Search for options, then summarise what you found.',
+      tools=[_search],
+  )
+  return LlmAgent(
+      name='assistant',
+      model=_nested_model('assistant', requests),
+      instruction='Answer the customer; ask the researcher for options.',
+      tools=[AgentTool(researcher)],
+  )
+
+
+def _nested_run_configs(supported: bool) -> dict[str, Any]:
+  """The Runner configurations `nested_progress` times on this install."""
+  if not supported:
+    return {'upstream': None}
+  from google.adk.agents.run_config import RunConfig
+
+  return {
+      'hidden': RunConfig(visibility_mode='filter'),
+      'minimal': RunConfig(visibility_mode='filter', nested_progress='minimal'),
+  }
+
+
+async def _nested_turns(
+    runner: Any, session_id: str, count: int, run_config: Any
+) -> int:
+  """Runs `count` turns, reading every event; returns the progress events."""
+  from google.genai import types
+
+  extra = {'run_config': run_config} if run_config is not None else {}
+  progress = 0
+  for turn in range(1, count + 1):
+    message = types.UserContent(parts=[types.Part(text=_user_message(turn))])
+    async for event in runner.run_async(
+        user_id=_USER, session_id=session_id, new_message=message, **extra
+    ):
+      if event.custom_metadata and 'adk_progress' in event.custom_metadata:
+        progress += 1
+  return progress
+
+
+_ADK_ID = re.compile(
+    r'adk-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
+)
+
+
+def _requests_digest(requests: list[Any]) -> str:
+  """A digest of recorded requests: each agent's contents and instruction.
+
+  Function call ids are random, so each is replaced by its order of first
+  appearance before hashing.
+  """
+  payload = json.dumps(
+      [
+          {
+              'agent': agent,
+              'instruction': str(request.config.system_instruction),
+              'contents': [
+                  content.model_dump(mode='json', exclude_none=True)
+                  for content in request.contents
+              ],
+          }
+          for agent, request in requests
+      ],
+      sort_keys=True,
+  )
+  ids: dict[str, str] = {}
+  payload = _ADK_ID.sub(
+      lambda match: ids.setdefault(match.group(), f'call-{len(ids)}'), payload
+  )
+  return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+async def _nested_progress_times(turns: int, supported: bool) -> dict[str, Any]:
+  """Runner turn time of the nested-progress app, per configuration.
+
+  Each configuration has its own Runner and runs one turn untimed first.
+  Then conversations of `_SESSION_TURNS` turns are timed, the configurations
+  taking turns conversation by conversation, in order and then reversed, so
+  that drift in the process or the machine falls on both; a
+  `gc.collect()` precedes each conversation. Before timing, two turns of
+  each configuration run with every model request recorded: their digest
+  says whether streaming the researcher's work changed any request.
+  """
+  from google.adk.runners import InMemoryRunner
+
+  run_configs = _nested_run_configs(supported)
+  configs = list(run_configs)
+  digests = {}
+  for config, run_config in run_configs.items():
+    requests: list[Any] = []
+    runner = InMemoryRunner(agent=_nested_app(requests), app_name=_APP)
+    session = await runner.session_service.create_session(
+        app_name=_APP, user_id=_USER
+    )
+    await _nested_turns(runner, session.id, 2, run_config)
+    await runner.close()
+    digests[config] = _requests_digest(requests)
+
+  runners = {
+      config: InMemoryRunner(agent=_nested_app(), app_name=_APP)
+      for config in configs
+  }
+
+  async def new_session(config: str) -> str:
+    session = await runners[config].session_service.create_session(
+        app_name=_APP, user_id=_USER
+    )
+    return session.id
+
+  for config in configs:
+    # The first turn pays for lazy imports and caches.
+    await _nested_turns(
+        runners[config], await new_session(config), 1, run_configs[config]
+    )
+  walls = {config: 0.0 for config in configs}
+  cpus = {config: 0.0 for config in configs}
+  progress = {config: 0 for config in configs}
+  done = 0
+  index = 0
+  while done < turns:
+    count = min(_SESSION_TURNS, turns - done)
+    for config in configs if index % 2 == 0 else configs[::-1]:
+      session_id = await new_session(config)
+      gc.collect()
+      started, cpu_started = time.perf_counter(), time.process_time()
+      progress[config] += await _nested_turns(
+          runners[config], session_id, count, run_configs[config]
+      )
+      walls[config] += time.perf_counter() - started
+      cpus[config] += time.process_time() - cpu_started
+    done += count
+    index += 1
+  for runner in runners.values():
+    await runner.close()
+  return {
+      config: {
+          'turns': turns,
+          'steps': _RESEARCH_STEPS,
+          'wall_s': walls[config],
+          'cpu_s': cpus[config],
+          'ms_per_turn': walls[config] * 1_000 / turns,
+          'turns_per_s': turns / walls[config],
+          'progress_events': progress[config],
+          'requests_digest': digests[config],
+      }
+      for config in configs
+  }
+
+
+def _client_answer(call: Any) -> Any:
+  """The client's answer to its tool's call: the user confirms."""
+  from google.genai import types
+
+  return types.UserContent(
+      parts=[
+          types.Part(
+              function_response=types.FunctionResponse(
+                  id=call.id, name=call.name, response={'answer': 'yes'}
+              )
+          )
+      ]
+  )
+
+
+async def _conversation_turn() -> list[Any]:
+  """One stored turn of the composite-message app (fork only).
+
+  The assistant calls an ``AgentTool`` researcher (which searches
+  `_RESEARCH_STEPS` times), a ``'minimal'`` account tool, a ``'hidden'``
+  audit tool and a tool the client answers (long-running), then answers,
+  run in filter mode with ``nested_progress='minimal'``, so the researcher's
+  run is recorded with its response. The client's answer continues the turn.
+  Returns the session's events.
+  """
+  from google.adk.agents.llm_agent import LlmAgent
+  from google.adk.agents.run_config import RunConfig
+  from google.adk.models.base_llm import BaseLlm
+  from google.adk.models.llm_response import LlmResponse
+  from google.adk.runners import InMemoryRunner
+  from google.adk.tools.agent_tool import AgentTool
+  from google.adk.tools.function_tool import FunctionTool
+  from google.adk.tools.long_running_tool import LongRunningFunctionTool
+  from google.genai import types
+
+  def lookup_account(user: str) -> dict[str, str]:
+    """Looks up the customer's account."""
+    return {'tier': 'gold', 'user': user}
+
+  def audit(note: str) -> dict[str, str]:
+    """Writes an audit note."""
+    return {'audit': 'noted', 'note': note}
+
+  def ask_user_to_confirm(question: str) -> None:
+    """Asks the customer, in the client, to confirm."""
+    del question
+
+  def call(name: str, **args: Any) -> types.Part:
+    return types.Part(function_call=types.FunctionCall(name=name, args=args))
+
+  script = [
+      call('researcher', request='Find options that fit the brief.'),
+      call('lookup_account', user='u1'),
+      call('audit', note='researched'),
+      call('ask_user_to_confirm', question='Book the ferry?'),
+      types.Part(text=_prose('assistant', 600)),
+  ]
+
+  class AssistantModel(BaseLlm):
+    """Works through `script`, one reply per request of the turn."""
+
+    model: str = 'scripted'
+
+    async def generate_content_async(
+        self, llm_request: Any, stream: bool = False
+    ) -> AsyncGenerator[LlmResponse, None]:
+      del stream
+      turn = _since_typed(llm_request.contents)
+      replies = sum(1 for content in turn if content.role == 'model')
+      part = script[min(replies, len(script) - 1)]
+      yield LlmResponse(content=types.ModelContent(parts=[part]))
+
+  researcher = LlmAgent(
+      name='researcher',
+      description='Researches travel options.',
+      model=_nested_model('researcher', None),
+      tools=[_search],
+  )
+  account = FunctionTool(lookup_account)
+  account.user_visibility = 'minimal'
+  audit_tool = FunctionTool(audit)
+  audit_tool.user_visibility = 'hidden'
+  assistant = LlmAgent(
+      name='assistant',
+      model=AssistantModel(),
+      tools=[
+          AgentTool(researcher),
+          account,
+          audit_tool,
+          LongRunningFunctionTool(ask_user_to_confirm),
+      ],
+  )
+  runner = InMemoryRunner(agent=assistant, app_name=_APP)
+  session = await runner.session_service.create_session(
+      app_name=_APP, user_id=_USER
+  )
+  run_config = RunConfig(visibility_mode='filter', nested_progress='minimal')
+  asked = None
+  async for event in runner.run_async(
+      user_id=_USER,
+      session_id=session.id,
+      new_message=types.UserContent(parts=[types.Part(text=_user_message(1))]),
+      run_config=run_config,
+  ):
+    for function_call in event.get_function_calls():
+      if function_call.name == 'ask_user_to_confirm':
+        asked = function_call
+  assert asked is not None, 'the assistant did not call the client tool'
+  async for _ in runner.run_async(
+      user_id=_USER,
+      session_id=session.id,
+      new_message=_client_answer(asked),
+      run_config=run_config,
+  ):
+    pass
+  stored = await runner.session_service.get_session(
+      app_name=_APP, user_id=_USER, session_id=session.id
+  )
+  await runner.close()
+  return list(stored.events)
+
+
+def _conversation(turn: list[Any], size: int) -> list[Any]:
+  """A stored conversation of `size` events: `turn` repeated with new ids.
+
+  Each copy gets its own event, invocation and function call ids (also where
+  the visibility metadata names them) and its own user message.
+  """
+  from google.adk.events.event import Event
+  import pydantic
+
+  ids = set()
+  for event in turn:
+    ids.update((event.id, event.invocation_id))
+    for part in (event.content.parts if event.content else None) or []:
+      if part.function_call and part.function_call.id:
+        ids.add(part.function_call.id)
+      if part.function_response and part.function_response.id:
+        ids.add(part.function_response.id)
+  ids.discard('')
+  first = _user_message(1)
+  template = json.dumps([event.model_dump(mode='json') for event in turn])
+  adapter = pydantic.TypeAdapter(list[Event])
+  events: list[Any] = []
+  copy = 0
+  while len(events) < size:
+    copy += 1
+    text = template.replace(first, _user_message(copy))
+    for old in ids:
+      text = text.replace(old, f'{old}-{copy}')
+    events.extend(adapter.validate_json(text))
+  for index, event in enumerate(events):
+    event.timestamp = 1_000.0 + index
+  return events[:size]
+
+
+def _user_messages_times(sizes: list[int], repeats: int) -> dict[str, Any]:
+  """`user_messages` over a stored conversation of each size (fork only).
+
+  The conversation repeats one stored turn of the composite-message app
+  (`_conversation_turn`); timed like `user_view`.
+  """
+  from google.adk.events.user_messages import user_messages
+
+  turn = asyncio.run(_conversation_turn())
+  result: dict[str, Any] = {'turn_events': len(turn)}
+  for size in sizes:
+    history = _conversation(turn, size)
+    timed = _time_calls(lambda: user_messages(history), repeats, cpu=True)
+    messages = user_messages(history)
+    parts = [part for message in messages for part in message.parts]
+    kinds: dict[str, int] = {}
+    for part in parts:
+      kinds[part.type] = kinds.get(part.type, 0) + 1
+    result[str(size)] = {
+        'median_ms': timed['median_ms'],
+        'best_ms': timed['best_ms'],
+        'cpu_ms': timed['cpu_median_ms'],
+        'us_per_event': timed['median_ms'] * 1_000 / size,
+        'messages': len(messages),
+        'assistant_messages': sum(m.role == 'assistant' for m in messages),
+        'parts': kinds,
+        'client_cards': sum(
+            1 for part in parts if part.tool is not None and part.tool.client
+        ),
+        'recorded_steps': sum(
+            len(part.agent.steps) for part in parts if part.agent is not None
+        ),
+        'hidden_shown': sum(
+            1
+            for part in parts
+            if part.tool is not None and part.tool.name == 'audit'
+        ),
+    }
+  return result
+
+
 def info() -> dict[str, Any]:
   """Which google.adk this interpreter imports, and what it supports."""
   import importlib.metadata
@@ -833,6 +1268,11 @@ def info() -> dict[str, Any]:
       ),
       'supports_source_windows': (
           importlib.util.find_spec('google.adk.agents._source_window')
+          is not None
+      ),
+      'supports_nested_progress': 'nested_progress' in RunConfig.model_fields,
+      'supports_user_messages': (
+          importlib.util.find_spec('google.adk.events.user_messages')
           is not None
       ),
       'pydantic_version': importlib.metadata.version('pydantic'),
@@ -893,6 +1333,16 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         args.windows_repeats,
         about['supports_source_windows'],
     )
+  if 'nested_progress' in only:
+    result['nested_progress'] = asyncio.run(
+        _nested_progress_times(
+            args.nested_turns, about['supports_nested_progress']
+        )
+    )
+  if 'user_messages' in only and about['supports_user_messages']:
+    result['user_messages'] = _user_messages_times(
+        args.user_messages_events, args.user_messages_repeats
+    )
   return result
 
 
@@ -928,6 +1378,11 @@ def main() -> None:
   parser.add_argument('--user-view-repeats', type=int, default=9)
   parser.add_argument('--windows-turns', type=int, default=40)
   parser.add_argument('--windows-repeats', type=int, default=15)
+  parser.add_argument('--nested-turns', type=int, default=200)
+  parser.add_argument(
+      '--user-messages-events', type=_sizes, default=[1_000, 5_000, 10_000]
+  )
+  parser.add_argument('--user-messages-repeats', type=int, default=9)
   parser.add_argument('--only', type=_names, default=list(MEASUREMENTS))
   args = parser.parse_args()
   logging.getLogger('google_adk').setLevel(logging.ERROR)
