@@ -48,7 +48,7 @@ def test_only_the_streamed_configuration_streams_and_requests_agree():
 
   assert set(figures) == {'hidden', 'minimal'}
   # started, working, three searches running and done, finished.
-  assert figures['minimal']['progress_events'] == 3 * 9
+  assert figures['minimal']['progress_events'] == 3 * 8
   assert figures['hidden']['progress_events'] == 0
   assert (
       figures['minimal']['requests_digest']

@@ -60,9 +60,9 @@ def test_requests_match_pristine_upstream_with_nested_progress(
   fork = _requests(sys.executable, '--nested-progress', level)
   upstream = _requests(upstream_python)
 
-  # The fork streamed the researcher's work (start, working, two steps and
-  # finish, each turn); upstream has no such events.
-  assert fork.pop('progress_events') == 10
+  # The fork streamed the researcher's work (start, the search running and
+  # done, finish, each turn); upstream has no such events.
+  assert fork.pop('progress_events') == 8
   assert upstream.pop('progress_events') == 0
   # Two turns: the assistant answers four times a turn, the researcher twice.
   assert [len(fork['assistant']), len(fork['researcher'])] == [8, 4]

@@ -214,17 +214,16 @@ async def test_the_researchers_work_streams_live_attributed_to_its_call():
   progress = _progress(live[:response_at])
   assert [(p['status'], p.get('step', {}).get('status')) for p in progress] == [
       ('started', None),
-      ('working', None),
       ('step', 'running'),
       ('step', 'done'),
       ('finished', None),
   ]
   assert {p['run'] for p in progress} == {researcher_call.id}
   assert {p['agent'] for p in progress} == {'researcher'}
-  assert progress[2]['step']['name'] == 'search'
+  assert progress[1]['step']['name'] == 'search'
   # 'minimal': names and status, not the search's arguments or hits.
-  assert 'args' not in progress[2]['step']
-  assert 'result' not in progress[3]['step']
+  assert 'args' not in progress[1]['step']
+  assert 'result' not in progress[2]['step']
   progress_events = [
       e
       for e in live

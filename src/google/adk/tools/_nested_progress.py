@@ -31,8 +31,8 @@ nested run:
   started it; ``parent_run``: the nested run it runs in, for an agent tool
   called by an agent that itself runs as a tool, else absent;
 * ``tool`` and ``agent``: the tool's name and the name of the agent it runs;
-* ``status``: ``'started'``, ``'working'`` (``author``, the nested agent now
-  working, changed), ``'step'``, ``'finished'`` or ``'error'`` (with
+* ``status``: ``'started'``, ``'working'`` (another agent of the nested run,
+  ``author``, took over), ``'step'``, ``'finished'`` or ``'error'`` (with
   ``error``);
 * for a step, ``step``: the nested call's ``id``, ``name`` and ``status``
   (``'running'``, then ``'done'``), and at level ``'full'`` its ``args`` and
@@ -248,7 +248,9 @@ class NestedRun:
   ) -> None:
     self._invocation_context = invocation_context
     self._level = level
-    self._author: Optional[str] = None
+    # 'started' already names the agent the tool runs; 'working' says when
+    # another agent of its run takes over.
+    self._author: Optional[str] = agent
     self._steps: dict[str, dict[str, Any]] = {}
     self._runs: dict[str, dict[str, Any]] = {}
     self._about = {'run': run_id, 'tool': tool, 'agent': agent}
