@@ -78,6 +78,9 @@ _PROGRESS = [
     '  classifier (internal): search_flights answered',
     '  classifier (internal): working',
 ]
+# The turn's message: the answer, then a card per tool call the user may see;
+# the internal classifier's search is at its default level, name and status.
+_CARD = '  [tool] search_flights: done'
 
 
 @pytest.fixture(autouse=True)
@@ -155,7 +158,7 @@ def test_end_of_input_ends_the_session_like_exit(tmp_path):
 @pytest.mark.parametrize(
     'internal, shown',
     [
-        ('minimal', _PROGRESS + [_ANSWER]),
+        ('minimal', _PROGRESS + [_ANSWER, _CARD]),
         ('hidden', [_ANSWER]),
         ('full', ['[classifier]: booking', _ANSWER]),
     ],
@@ -200,7 +203,7 @@ def test_jsonl_hidden_and_full(tmp_path):
   }
 
 
-def test_resume_shows_the_saved_session_as_it_was_shown_live(tmp_path):
+def test_resume_shows_the_saved_session_as_shown_live_but_tool_cards(tmp_path):
   folder = _folder(tmp_path)
   _run('--save_session', '--session_id', 's1', folder, stdin='A flight?\n')
   saved = pathlib.Path(folder, 's1.session.json')
@@ -209,6 +212,7 @@ def test_resume_shows_the_saved_session_as_it_was_shown_live(tmp_path):
 
   # The file keeps the classifier's text; only the display leaves it out.
   assert '"booking"' in saved.read_text()
+  # It does not keep which tools the user may see: their cards are left out.
   assert result.stdout.splitlines()[-6:] == (
       ['[user]: A flight?'] + _PROGRESS + [_ANSWER, '[user]: ']
   )
@@ -220,8 +224,8 @@ def test_replay_shows_progress(tmp_path):
 
   result = _run('--replay', str(queries), _folder(tmp_path))
 
-  assert result.stdout.splitlines()[-5:] == (
-      ['[user]: A flight?'] + _PROGRESS + [_ANSWER]
+  assert result.stdout.splitlines()[-6:] == (
+      ['[user]: A flight?'] + _PROGRESS + [_ANSWER, _CARD]
   )
 
 
@@ -235,7 +239,13 @@ def test_confirmation_asked_by_an_internal_agent(tmp_path, answer, booked):
   result = _run(folder, stdin='Book Rome\n' + answer)
 
   assert result.exit_code == 0
-  assert '[classifier]: (Paused for input...)' in result.stdout
+  # The turn's message shows the request the user answers.
+  asking = [
+      line
+      for line in result.stdout.splitlines()
+      if line.startswith('  [tool] adk_request_confirmation(')
+  ]
+  assert len(asking) == 1 and asking[0].endswith(' (waiting for you)')
   assert '[HITL confirm]' in result.stdout
   assert pathlib.Path(folder, 'booked.txt').exists() == booked
 
