@@ -317,8 +317,15 @@ def _run_text(run: NestedRun) -> str:
   text = f'{run.agent}: {run.status}'
   if run.error:
     text += f': {run.error}'
-  work = [f'{step.name}: {step.status}' for step in run.steps]
-  work += [_run_text(inner) for inner in run.runs]
+  inner_runs = {inner.run: inner for inner in run.runs}
+  # A step that ran an agent in turn shows as that agent's run.
+  work = [
+      _run_text(inner_runs.pop(step.id))
+      if step.id in inner_runs
+      else f'{step.name}: {step.status}'
+      for step in run.steps
+  ]
+  work += [_run_text(inner) for inner in inner_runs.values()]
   if work:
     text += f' ({", ".join(work)})'
   return text
