@@ -130,12 +130,18 @@ def test_adk_run_prints_progress_live_and_the_turn_as_one_message(
       '[assistant]:',
       '  [agent] researcher: finished (search: done)',
       '  [tool] lookup_account: done',
-      '  [tool] ask_user_to_confirm(question="Book the ferry?")'
-      ' (waiting for you)',
-      "[HITL] Waiting for input for ask_user_to_confirm({'question':"
-      " 'Book the ferry?'})",
-      '[user]: [assistant]: Quokkas live on Rottnest Island; the ferry is'
-      ' booked.',
+      (
+          '  [tool] ask_user_to_confirm(question="Book the ferry?")'
+          ' (waiting for you)'
+      ),
+      (
+          "[HITL] Waiting for input for ask_user_to_confirm({'question':"
+          " 'Book the ferry?'})"
+      ),
+      (
+          '[user]: [assistant]: Quokkas live on Rottnest Island; the ferry is'
+          ' booked.'
+      ),
       '[user]: ',
   ]
   for secret in ('audit', 'gold-7731', 'quokka habitat', 'On Rottnest'):

@@ -128,8 +128,7 @@ _CARDS = [
     '  [tool] lookup_account: done',
 ]
 _WAITING = (
-    '  [tool] ask_user_to_confirm(question="Book the ferry?")'
-    ' (waiting for you)'
+    '  [tool] ask_user_to_confirm(question="Book the ferry?") (waiting for you)'
 )
 # What no view may print: the hidden tool, the minimal tool's result, the
 # researcher's search arguments and its reply, which reaches the assistant.
@@ -191,8 +190,10 @@ def test_the_researcher_works_live_and_the_turn_is_one_message(tmp_path):
       + _CARDS
       + [_WAITING]
       + [
-          "[HITL] Waiting for input for ask_user_to_confirm({'question':"
-          " 'Book the ferry?'})",
+          (
+              "[HITL] Waiting for input for ask_user_to_confirm({'question':"
+              " 'Book the ferry?'})"
+          ),
           '[user]: ' + _ANSWER,
           '[user]: ',
       ]
@@ -223,8 +224,10 @@ def test_a_full_card_shows_the_arguments_and_result(tmp_path):
   assert lines[-3:] == [
       _ANSWER,
       '  [agent] researcher: finished (search: done)',
-      '  [tool] lookup_account(user="u1"): done -> {"tier": "gold-7731",'
-      ' "user": "u1"}',
+      (
+          '  [tool] lookup_account(user="u1"): done -> {"tier": "gold-7731",'
+          ' "user": "u1"}'
+      ),
   ]
   assert not any('audit' in line for line in lines)
 
@@ -316,7 +319,9 @@ def test_resume_shows_the_text_and_the_answered_call(tmp_path):
   assert lines[-4:] == [
       f'[user]: {_QUESTION}',
       _ANSWER,
-      '  [tool] ask_user_to_confirm(question="Book the ferry?"): done ->'
-      ' {"result": "yes"}',
+      (
+          '  [tool] ask_user_to_confirm(question="Book the ferry?"): done ->'
+          ' {"result": "yes"}'
+      ),
       '[user]: ',
   ]

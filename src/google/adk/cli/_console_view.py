@@ -203,7 +203,7 @@ class ConsoleView:
     text_authors = {
         part.text: e.author
         for e in reversed(events)
-        for part in ((e.content.parts if e.content else None) or ())
+        for part in (e.content.parts if e.content else None) or ()
         if part.text and not part.thought
     }
     for message in user_messages(events):
@@ -213,7 +213,8 @@ class ConsoleView:
         message.parts = [
             part
             for part in message.parts
-            if part.type in ('text', 'error') or (part.tool and part.tool.client)
+            if part.type in ('text', 'error')
+            or (part.tool and part.tool.client)
         ]
         if not message.parts:
           continue
@@ -266,9 +267,7 @@ def _update_line(update: dict[str, Any]) -> str:
       return ''
     call = _call_text(str(step.get('name')), step.get('args'))
     if step.get('status') == 'done':
-      return f'{name} (working): {call} done' + _result_text(
-          step.get('result')
-      )
+      return f'{name} (working): {call} done' + _result_text(step.get('result'))
     return f'{name} (working): {call} ...'
   if status == 'error':
     return f'{name}: error: {update.get("error")}'
