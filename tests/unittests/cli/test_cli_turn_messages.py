@@ -281,6 +281,50 @@ async def test_the_printed_message_is_the_one_the_session_gives(
   assert [part.type for part in reply.parts] == ['agent', 'tool', 'text']
 
 
+def test_an_agent_tool_inside_the_researcher_prints_one_level_deeper(
+    tmp_path,
+):
+  folder = _folder(tmp_path, with_client_tool=False)
+  source = (folder / 'agent.py').read_text()
+  # The researcher asks a fact checker, an agent tool of its own, which
+  # checks with a tool.
+  (folder / 'agent.py').write_text(
+      source.replace(
+          '    tools=[search],\n',
+          """    tools=[AgentTool(LlmAgent(
+        name='checker',
+        model=ScriptedLlm(script=[('check', {'claim': 'x'}), 'true']),
+        tools=[check]))],
+""",
+      )
+      .replace(
+          "('search', {'query': 'quokka habitat'})",
+          "('checker', {'request': 'quokka habitat'})",
+      )
+      .replace(
+          'def lookup_account(',
+          "def check(claim: str) -> dict:\n  return {'true': claim}\n\n\n"
+          'def lookup_account(',
+      )
+  )
+
+  lines = _run(str(folder), _QUESTION)
+
+  assert lines[lines.index('  researcher: started') :] == [
+      '  researcher: started',
+      '  researcher (working): checker ...',
+      '    checker: started',
+      '    checker (working): check ...',
+      '    checker (working): check done',
+      '    checker: finished',
+      '  researcher (working): checker done',
+      '  researcher: finished',
+      _ANSWER,
+      '  [agent] researcher: finished (checker: finished (check: done))',
+      '  [tool] lookup_account: done',
+  ]
+
+
 def test_jsonl_prints_the_progress_events(tmp_path):
   lines = _run(
       '--jsonl', str(_folder(tmp_path, with_client_tool=False)), _QUESTION
