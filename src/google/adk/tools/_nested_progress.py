@@ -291,8 +291,8 @@ class NestedRun:
       response = part.function_response
       if response is None:
         step['status'] = RUNNING
-        if level == FULL:
-          step['args'] = dict(call.args or {})
+        if level == FULL and part.function_call is not None:
+          step['args'] = dict(part.function_call.args or {})
       else:
         step['status'] = DONE
         if level == FULL:
