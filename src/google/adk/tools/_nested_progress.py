@@ -23,8 +23,9 @@ started it: which agent is working, and each tool it calls, at that tool's
 level.
 
 A progress event is partial and has no content: the Runner neither stores it
-nor puts it in a model's request, and a client that does not know it shows
-nothing. Its ``custom_metadata['adk_progress']`` holds one update of the
+nor puts it in a model's request, passes it on without the processing the
+app's events get (plugins do not see it), and a client that does not know it
+shows nothing. Its ``custom_metadata['adk_progress']`` holds one update of the
 nested run:
 
 * ``run``: the nested run's id, which is the id of the function call that
