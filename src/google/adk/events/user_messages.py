@@ -59,6 +59,7 @@ from ..tools import _nested_progress
 from ..tools._tool_visibility import calls_running_agents
 from ..tools._tool_visibility import FULL
 from ..tools._tool_visibility import shown_level
+from ..tools._tool_visibility import tool_call_of_branch
 from ..utils._function_call_names import CLIENT_FUNCTION_CALL_NAMES
 from .event import Event
 from .user_view import user_view
@@ -274,19 +275,9 @@ class _Builder:
       card.result = response.response
 
   def _enclosing_run(self, event: Event) -> Optional[NestedRun]:
-    """The run of the tool call that produced an event, if any.
-
-    The runtime runs an agent or node used as a tool on the
-    ``<tool>@<call id>`` branch below its caller's.
-    """
-    if not event.branch or not self._runs:
-      return None
-    for segment in reversed(event.branch.split('.')):
-      name, at, call_id = segment.rpartition('@')
-      run = self._runs.get(call_id) if at else None
-      if run is not None and run.agent == name:
-        return run
-    return None
+    """The run of the tool call that produced an event, if any."""
+    found = tool_call_of_branch(event.branch, self._runs)
+    return self._runs[found[0]] if found is not None else None
 
   def _append(self, event: Event, part: MessagePart) -> None:
     if self._reply is None:

@@ -116,11 +116,14 @@ from ..sessions.base_session_service import GetSessionConfig
 from ..sessions.session import Session
 from ..tools._nested_progress import nested_runs
 from ..tools._nested_progress import progress_of
+from ..tools._tool_visibility import ALLOWED_TOOL_VISIBILITIES
 from ..tools._tool_visibility import calls_running_agents
 from ..tools._tool_visibility import FULL
 from ..tools._tool_visibility import HIDDEN
 from ..tools._tool_visibility import MINIMAL
 from ..tools._tool_visibility import shown_level
+from ..tools._tool_visibility import stricter
+from ..tools._tool_visibility import tool_call_of_branch
 from ..tools._tool_visibility import validate_tool_visibility
 
 logger = logging.getLogger('google_adk.' + __name__)
@@ -131,7 +134,6 @@ _AGENTS_STATE_PATH = '/agents/state'
 _THREAD_ID_STATE_KEY = '_ag_ui_thread_id'
 """Where ag-ui-adk keeps a session's AG-UI thread id in its state."""
 
-_LEVEL_ORDER = (HIDDEN, MINIMAL, FULL)
 
 _CLIENT_MESSAGE_ID_KEY = '_ag_ui_user_view_message_id'
 """The state key a user's event records the client's id of its message under.
@@ -228,10 +230,6 @@ def _work_id(run_id: str) -> str:
 def _result_id(call_id: str) -> str:
   """The id of the tool message answering the call ``call_id``."""
   return f'{call_id}-result'
-
-
-def _lower(first: str, second: str) -> str:
-  return min(first, second, key=_LEVEL_ORDER.index)
 
 
 def _result_text(result: Any) -> str:
@@ -452,19 +450,8 @@ class _RunView:
     return call is not None and call.id in self._agent_calls
 
   def branch_run(self, event: Event) -> Optional[tuple[str, str]]:
-    """The run (call id, agent) an event of a tool's branch belongs to.
-
-    The runtime runs an agent or node used as a tool in the caller's
-    invocation (``NodeTool``, single-turn sub-agents) on the
-    ``<tool>@<call id>`` branch below the caller's.
-    """
-    if not event.branch or not self._agent_calls:
-      return None
-    for segment in reversed(event.branch.split('.')):
-      name, at, call_id = segment.rpartition('@')
-      if at and call_id in self._agent_calls:
-        return call_id, name
-    return None
+    """The run (call id, agent) an event of a tool's branch belongs to."""
+    return tool_call_of_branch(event.branch, self._agent_calls)
 
   async def relay_branch_work(self, run: str, agent: str, event: Event) -> None:
     """Sends an event of a tool's branch as the work of the run it is in."""
@@ -475,7 +462,7 @@ class _RunView:
       call = part.function_call or part.function_response
       if call is None or not call.id or not call.name:
         continue
-      level = _lower(self.nested_progress, shown_level(event, call))
+      level = stricter(self.nested_progress, shown_level(event, call))
       if level == HIDDEN:
         continue
       step: dict[str, Any] = {'id': call.id, 'name': call.name}
@@ -729,7 +716,7 @@ class UserViewADKAgent(ADKAgent):  # type: ignore[misc]
     if nested_progress is None:
       raise ValueError(
           'UserViewADKAgent.nested_progress must be one of'
-          f' {", ".join(map(repr, _LEVEL_ORDER))}, not None.'
+          f' {", ".join(map(repr, ALLOWED_TOOL_VISIBILITIES))}, not None.'
       )
     self.nested_progress: str = validate_tool_visibility(
         nested_progress, owner='UserViewADKAgent.nested_progress'

@@ -84,7 +84,6 @@ _RECORDS_METADATA_KEY: Final = '_adk_nested_run_records'
 # The entry of a function response's visibility metadata that holds the
 # nested runs its calls made, by call id.
 NESTED_ENTRY: Final = 'nested'
-_LEVEL_ORDER: Final[tuple[str, ...]] = (HIDDEN, _tool_visibility.MINIMAL, FULL)
 
 STARTED: Final = 'started'
 WORKING: Final = 'working'
@@ -223,7 +222,7 @@ def start(tool_context: ToolContext, agent_name: str) -> Optional[NestedRun]:
   tool_level = _tool_visibility.level_of_tool(
       invocation_context, tool_context.agent_name, agent_name
   )
-  level = _lower(requested, tool_level)
+  level = _tool_visibility.stricter(requested, tool_level)
   if level == HIDDEN:
     return None
   return NestedRun(
@@ -281,7 +280,7 @@ class NestedRun:
       call = part.function_call or part.function_response
       if call is None or not call.id or not call.name:
         continue
-      level = _lower(self._level, _tool_visibility.shown_level(event, call))
+      level = _tool_visibility.stricter(self._level, _tool_visibility.shown_level(event, call))
       if level == HIDDEN:
         continue
       step = self._steps.get(call.id)
@@ -362,8 +361,4 @@ class NestedRun:
 def _requested_level(invocation_context: InvocationContext) -> str:
   run_config = invocation_context.run_config
   level = getattr(run_config, 'nested_progress', HIDDEN)
-  return level if level in _LEVEL_ORDER else HIDDEN
-
-
-def _lower(first: str, second: str) -> str:
-  return min(first, second, key=_LEVEL_ORDER.index)
+  return level if level in _tool_visibility.ALLOWED_TOOL_VISIBILITIES else HIDDEN

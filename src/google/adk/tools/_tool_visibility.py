@@ -61,6 +61,7 @@ may see of them.
 
 from __future__ import annotations
 
+from collections.abc import Container
 from collections.abc import Mapping
 import dataclasses
 import logging
@@ -368,6 +369,31 @@ def level_of_tool(
   return FULL
 
 
+def stricter(first: str, second: str) -> str:
+  """Returns the level of the two that shows the client less."""
+  return min(first, second, key=_STRICTEST_FIRST.index)
+
+
+def tool_call_of_branch(
+    branch: str | None, call_ids: Container[str]
+) -> tuple[str, str] | None:
+  """Returns the innermost tool call, of ``call_ids``, a branch runs under.
+
+  The runtime runs an agent or node used as a tool in the caller's
+  invocation on the ``<tool>@<call id>`` branch below the caller's.
+
+  Returns:
+    ``(call id, tool name)``, or None when the branch is under none of them.
+  """
+  if not branch:
+    return None
+  for segment in reversed(branch.split('.')):
+    name, at, call_id = segment.rpartition('@')
+    if at and call_id in call_ids:
+      return call_id, name
+  return None
+
+
 def stamped_levels(event: Event) -> Mapping[str, Any]:
   """Returns the levels stored on an event, by function call id."""
   metadata = event.custom_metadata
@@ -449,9 +475,7 @@ def _collect(
       table.agent_tools.add((node.name, tool.name))
       if _runs_on_tool_branch(tool):
         known = table.branch_levels.get(tool.name, level)
-        table.branch_levels[tool.name] = min(
-            known, level, key=_STRICTEST_FIRST.index
-        )
+        table.branch_levels[tool.name] = stricter(known, level)
       if isinstance(tool, _TaskAgentTool):
         # The runtime answers the call as the user, with the task's result,
         # which the task agent handed over as finish_task's arguments.
