@@ -12,7 +12,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The request history equals 2.13.0's (``--record`` under 2.13.0 prints it)."""
+"""The per-event checks of the request history give 2.13.0's verdicts.
+
+`random_request` makes the histories the request history tests share.
+``python test_request_history.py --record`` under google-adk 2.13.0 prints
+the recorded digests.
+"""
 
 from __future__ import annotations
 
@@ -21,20 +26,10 @@ import json
 import random
 import sys
 from typing import Any
-from unittest import mock
 
 from google.adk.events.event import Event
 from google.adk.flows.llm_flows.context import _contents
-from google.genai import types
-from hypothesis import given
-from hypothesis import HealthCheck
-from hypothesis import settings
-from hypothesis import strategies as st
-
-try:
-  from google.adk.flows.llm_flows.context import _request_history
-except ImportError:  # google-adk 2.13.0, under --record.
-  _request_history = None
+from google.adk.flows.llm_flows.context import _fencing
 
 AGENT = 'me'
 PEERS = ('alpha', 'beta')
@@ -207,132 +202,84 @@ def random_request(rng: random.Random) -> dict[str, Any]:
   }
 
 
-def _serialize(contents: list[types.Content]) -> list[tuple[str, str]]:
-  """Every content as JSON: with all fields, and with the fields set."""
-  return [
-      (content.model_dump_json(), content.model_dump_json(exclude_unset=True))
-      for content in contents
-  ]
+def events_of(request: dict[str, Any]) -> list[Event]:
+  """The events of a `random_request` history."""
+  return [Event.model_validate(event) for event in request['events']]
 
 
-def _contents_of(
-    request: dict[str, Any], events: list[Event]
-) -> list[types.Content]:
-  kwargs = dict(request)
-  del kwargs['events'], kwargs['branch'], kwargs['agent_name']
-  content = request['user_content']
-  kwargs['user_content'] = content and types.Content.model_validate(content)
-  args = (request['branch'], events, request['agent_name'])
-  return _contents._get_contents(*args, **kwargs)
-
-
-def request_digest(seed: int) -> str:
-  """Digest of the contents (fields set) for `seed`'s history and a tail."""
+def checks_digest(seed: int) -> str:
+  """Digest of every per-event verdict on `seed`'s history, and its quotes."""
   request = random_request(random.Random(seed))
-  events = [Event.model_validate(event) for event in request['events']]
-  tail = events[seed % (len(events) + 1) :]
-  payload = json.dumps([
-      [c.model_dump_json(exclude_unset=True) for c in contents]
-      for contents in (
-          _contents_of(request, events),
-          _contents_of(request, tail),
+  verdicts = []
+  quotes = []
+  for event in events_of(request):
+    for agent_name in (request['agent_name'], ''):
+      verdicts.append(_fencing._is_other_agent_reply(agent_name, event))
+    for include_thoughts in (False, True):
+      verdicts.append(
+          _contents._contains_empty_content(
+              event, include_thoughts=include_thoughts
+          )
       )
-  ])
+      verdicts.append(
+          _contents._should_include_event_in_context(
+              request['branch'],
+              event,
+              request['isolation_scope'],
+              node_path=request['node_path'],
+              include_thoughts=include_thoughts,
+          )
+      )
+      for part in (event.content.parts if event.content else None) or ():
+        verdicts.append(
+            _contents._is_part_invisible(
+                part, include_thoughts=include_thoughts
+            )
+        )
+    for part in (event.content.parts if event.content else None) or ():
+      if part.text is not None:
+        quotes.append(_fencing.quote_untrusted(part.text))
+  payload = json.dumps([verdicts, quotes])
   return hashlib.sha256(payload.encode()).hexdigest()[:_DIGEST_LENGTH]
+
+
+def recorded(digests: str) -> list[str]:
+  """The per-seed digests of a string of them, as `--record` prints it."""
+  return [
+      digests[i : i + _DIGEST_LENGTH]
+      for i in range(0, len(digests), _DIGEST_LENGTH)
+  ]
 
 
 _DIGEST_LENGTH = 8
 _SEEDS = 100
-# `request_digest(seed)` for seeds 0 to 99 under pristine google-adk 2.13.0,
+# `checks_digest(seed)` for seeds 0 to 99 under pristine google-adk 2.13.0,
 # recorded with `python test_request_history.py --record`.
-_UPSTREAM_DIGESTS = (
-    'a68309608fcd7e4637a0b4220851d10918a875a36f700971a86909eca80cdc6cd9a181ee'
-    '60e36324883f86ddb356e7ed7979542ddf8bcefeb057024e35d29b29490a5aab32957530'
-    'aaed6e69c88916a0b6350267754b8e31b3b5d8d9a6830960869ac9b3596d2adb1d3c3462'
-    'a66c293974b5300baef418a94e464b87c18d10040152a5bdc9c97e7da6830960dcc5fbba'
-    'fc50f4144f470b86f305f363b108a2fce8ee7a352808464de3082066c57cfd2a1055db59'
-    '5328f56dd608f485f9224dec9d8e0e478fee63870837db296cb54a6abb0f6355aba9f71f'
-    '8d7b2fa4450a9a3935747bf3b949b4d938a2f938bfcbfcbcd0761ff13bbc901d27e3bc5b'
-    '54c0853195982f160c9157b70e7a12378755b3396f1c2dcd03497727c01d4df0ba4216b3'
-    '69a150a72d712ce4cc7e50a85f6f814dbb497941a92b463dfae8e9d247f3011cdbd19c5a'
-    '9996b35b3b374592aef83c379227d59a537409d92e466c003fd6e62489d70688fb848c57'
-    'e29ef3148e1126dd84d7625b51950a6b7cac2c820558f5701dfc5567e13708b9dd8d0ef2'
-    '20728867'
+_UPSTREAM_CHECKS = (
+    '1cfce94dad672be3cd7464addf4d9b7a70a3c10cdcab52a9a185b8ed85bf6534ebc0775f'
+    '14a59abf7f0f2084ab6979d32a2344d069eb17a3ab7c1016c7d7d8181e4b86dd3cdeaf47'
+    '2f8f73677c7305a38d3c217963fc36b3fe0f42d2438309104077edefe995ec7ef70b54d4'
+    'f7e8299191ad00384c1fe857fe0f42d275bbb2fc81d5a1e9d50310578125b11d65d70251'
+    'd9dccc9c979faa1c5374c454191a4e530c9b40fd5eabe5bd36d6c951e9b37899aad7b4f3'
+    'f2af7b772ebd117c55b85769e1a012f1f35eb9ec49023a4756134609c3369500c937a3a6'
+    'bec3921c219325cea3cbbf45cdc399de52ee8dd6dcb57d1124054a60e3736f5d6ee87faa'
+    'fc13762dfbe2e6744712b8773fdf87b03c6ece70066194ac0e39e50b6feaf034b445aa65'
+    '2ae608333a8f34ece927b9cb2ea5c7749f2995bd37c1e7cc7aea75bdc58984c41578d2af'
+    '3b027298652bb51c24f9bfdd862565cc93c7bf66d22c7e3a8a0da0c09098bdab946c65bb'
+    'b137e64164be130d1681e3052ff402ca2fc4138291b01d1466462d27d5d62c952bcc7811'
+    '2a4f7226'
 )
 
 
-def test_contents_equal_those_of_2_13_0():
-  digests = [request_digest(seed) for seed in range(_SEEDS)]
-  recorded = [
-      _UPSTREAM_DIGESTS[i : i + _DIGEST_LENGTH]
-      for i in range(0, len(_UPSTREAM_DIGESTS), _DIGEST_LENGTH)
-  ]
+def test_event_checks_give_the_verdicts_of_2_13_0():
+  expected = recorded(_UPSTREAM_CHECKS)
 
-  assert len(recorded) == _SEEDS
+  assert len(expected) == _SEEDS
   differing = [
-      seed for seed in range(_SEEDS) if digests[seed] != recorded[seed]
+      seed for seed in range(_SEEDS) if checks_digest(seed) != expected[seed]
   ]
-  assert not differing, f'seeds whose contents differ: {differing}'
-
-
-@settings(
-    max_examples=300,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-@given(rng=st.randoms(use_true_random=False))
-def test_skipping_the_rearranging_changes_nothing(rng: random.Random):
-  """Where the rearranging is skipped, running it gives the same contents."""
-  request = random_request(rng)
-  events = [Event.model_validate(event) for event in request['events']]
-  events = (
-      events[rng.randrange(len(events) + 1) :] if rng.random() < 0.3 else events
-  )
-
-  skipped = _serialize(_contents_of(request, events))
-  with mock.patch.object(
-      _request_history, '_rearranging_changes_nothing', return_value=False
-  ):
-    rearranged = _serialize(_contents_of(request, events))
-
-  assert skipped == rearranged
-  # The contents are the request's own: none is shared with the session.
-  contents = _contents_of(request, events)
-  owned = {id(event.content) for event in events}
-  owned.update(
-      id(p) for e in events if e.content for p in e.content.parts or ()
-  )
-  for content in contents:
-    assert id(content) not in owned
-    assert not any(id(part) in owned for part in content.parts or ())
-
-
-@settings(max_examples=100, deadline=None)
-@given(rng=st.randoms(use_true_random=False))
-def test_admit_sees_merged_events_and_what_it_drops_is_gone(
-    rng: random.Random,
-):
-  request = random_request(rng)
-  events = [Event.model_validate(event) for event in request['events']]
-  seen: list[Event] = []
-
-  def admit(event: Event) -> Event | None:
-    seen.append(event)
-    return None if event.author in PEERS else event
-
-  contents = _request_history.RequestHistory(None, events, AGENT).contents(
-      admit=admit
-  )
-
-  for event in seen:
-    assert event.content or not (
-        (event.input_transcription and event.input_transcription.text)
-        or (event.output_transcription and event.output_transcription.text)
-    )
-  for content in contents:
-    for part in content.parts or []:
-      assert not any(f'[{peer}]' in (part.text or '') for peer in PEERS)
+  assert not differing, f'seeds whose verdicts differ: {differing}'
 
 
 if __name__ == '__main__' and sys.argv[1:] == ['--record']:
-  print(''.join(request_digest(seed) for seed in range(_SEEDS)))
+  print(''.join(checks_digest(seed) for seed in range(_SEEDS)))
