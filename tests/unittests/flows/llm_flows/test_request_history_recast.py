@@ -92,9 +92,8 @@ def test_recast_content_shares_no_part_with_the_event():
       content = _fencing._present_other_agent_content(
           event, include_thoughts=True
       )
-      source = {id(part) for part in (event.content.parts or [])} if (
-          event.content
-      ) else set()
+      parts = (event.content.parts if event.content else None) or []
+      source = {id(part) for part in parts}
       for part in content.parts if content else []:
         assert id(part) not in source
 
