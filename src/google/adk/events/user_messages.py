@@ -309,32 +309,26 @@ def _add_work(
     The parts that belong in the message itself: what a user-facing agent
     of the run says, and calls the client answers.
   """
-  steps = {step.id: step for step in run.steps}
   kept: list[types.Part] = []
+  work: list[types.Part] = []
   for part in parts:
     call = part.function_call or part.function_response
     if call is None:
       if event.is_user_facing:
         kept.append(part)
-      continue
-    if _is_client_call(event, call) or call.name in _CONTROL_TOOLS:
+    elif _is_client_call(event, call) or call.name in _CONTROL_TOOLS:
       kept.append(part)
-      continue
-    if not call.id or not call.name:
-      continue
-    full = shown_level(event, call) == FULL
-    step = steps.get(call.id)
+    else:
+      work.append(part)
+  steps = {step.id: step for step in run.steps}
+  for shown in _nested_progress.steps_of(event, FULL, work):
+    step = steps.get(shown['id'])
     if step is None:
-      step = steps[call.id] = NestedStep(
-          id=call.id, name=call.name, status='running'
-      )
+      step = steps[shown['id']] = NestedStep.model_validate(shown)
       run.steps.append(step)
-    if part.function_call is not None and full:
-      step.args = dict(part.function_call.args or {})
-    if part.function_response is not None:
-      step.status = 'done'
-      if full:
-        step.result = part.function_response.response
+    else:
+      for name, value in shown.items():
+        setattr(step, name, value)
   if event.error_message or event.error_code:
     run.status = 'error'
     run.error = event.error_message or event.error_code

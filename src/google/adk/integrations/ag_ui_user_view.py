@@ -116,13 +116,12 @@ from ..sessions.base_session_service import GetSessionConfig
 from ..sessions.session import Session
 from ..tools._nested_progress import nested_runs
 from ..tools._nested_progress import progress_of
+from ..tools._nested_progress import steps_of
 from ..tools._tool_visibility import ALLOWED_TOOL_VISIBILITIES
 from ..tools._tool_visibility import calls_running_agents
 from ..tools._tool_visibility import FULL
 from ..tools._tool_visibility import HIDDEN
 from ..tools._tool_visibility import MINIMAL
-from ..tools._tool_visibility import shown_level
-from ..tools._tool_visibility import stricter
 from ..tools._tool_visibility import tool_call_of_branch
 from ..tools._tool_visibility import validate_tool_visibility
 
@@ -458,24 +457,10 @@ class _RunView:
     updates: list[dict[str, Any]] = []
     if run not in self._runs:
       updates.append({'run': run, 'agent': agent, 'status': 'started'})
-    for part in (event.content.parts if event.content else None) or ():
-      call = part.function_call or part.function_response
-      if call is None or not call.id or not call.name:
-        continue
-      level = stricter(self.nested_progress, shown_level(event, call))
-      if level == HIDDEN:
-        continue
-      step: dict[str, Any] = {'id': call.id, 'name': call.name}
-      function_call, response = part.function_call, part.function_response
-      if function_call is not None:
-        step['status'] = 'running'
-        if level == FULL:
-          step['args'] = dict(function_call.args or {})
-      elif response is not None:
-        step['status'] = 'done'
-        if level == FULL:
-          step['result'] = response.response
-      updates.append({'run': run, 'status': 'step', 'step': step})
+    updates.extend(
+        {'run': run, 'status': 'step', 'step': step}
+        for step in steps_of(event, self.nested_progress)
+    )
     if event.error_message or event.error_code:
       updates.append({
           'run': run,

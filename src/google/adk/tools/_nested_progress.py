@@ -57,11 +57,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator
+from collections.abc import Iterable
 import logging
 from typing import Any
 from typing import Final
 from typing import Optional
 from typing import TYPE_CHECKING
+
+from google.genai import types
 
 from . import _tool_visibility
 from ..events import _visibility_metadata
@@ -198,6 +201,49 @@ async def relay(
   await run.finished(error=error)
 
 
+def steps_of(
+    event: Event,
+    level: str,
+    parts: Optional[Iterable[types.Part]] = None,
+) -> list[dict[str, Any]]:
+  """Returns the tool steps an event of a nested run shows at ``level``.
+
+  One step per call or response part (of ``parts``, by default the event's):
+  its ``id``, ``name`` and ``status`` (``'running'`` for a call, ``'done'``
+  for a response), and at ``'full'`` its ``args`` or ``result``. Each is
+  capped again by its own tool's level; a hidden one is left out.
+
+  Args:
+    event: An event of the nested run.
+    level: The most the client may see of the run.
+    parts: The parts to read, when not all of the event's.
+  """
+  if parts is None:
+    parts = (event.content.parts if event.content else None) or ()
+  steps: list[dict[str, Any]] = []
+  for part in parts:
+    call = part.function_call or part.function_response
+    if call is None or not call.id or not call.name:
+      continue
+    shown_at = _tool_visibility.stricter(
+        level, _tool_visibility.shown_level(event, call)
+    )
+    if shown_at == HIDDEN:
+      continue
+    step: dict[str, Any] = {'id': call.id, 'name': call.name}
+    response = part.function_response
+    if response is None:
+      step['status'] = RUNNING
+      if shown_at == FULL and part.function_call is not None:
+        step['args'] = dict(part.function_call.args or {})
+    else:
+      step['status'] = DONE
+      if shown_at == FULL:
+        step['result'] = response.response
+    steps.append(step)
+  return steps
+
+
 def start(tool_context: ToolContext, agent_name: str) -> Optional[NestedRun]:
   """Starts relaying an agent tool's run, or returns None when none is asked.
 
@@ -276,27 +322,13 @@ class NestedRun:
     if event.author != self._author and event.author != 'user':
       self._author = event.author
       await self._send({'status': WORKING, 'author': event.author})
-    for part in (event.content.parts if event.content else None) or ():
-      call = part.function_call or part.function_response
-      if call is None or not call.id or not call.name:
-        continue
-      level = _tool_visibility.stricter(self._level, _tool_visibility.shown_level(event, call))
-      if level == HIDDEN:
-        continue
-      step = self._steps.get(call.id)
+    for shown in steps_of(event, self._level):
+      step = self._steps.get(shown['id'])
       if step is None:
-        step = {'id': call.id, 'name': call.name}
-        self._steps[call.id] = step
+        step = self._steps[shown['id']] = shown
         self.record['steps'].append(step)
-      response = part.function_response
-      if response is None:
-        step['status'] = RUNNING
-        if level == FULL and part.function_call is not None:
-          step['args'] = dict(part.function_call.args or {})
       else:
-        step['status'] = DONE
-        if level == FULL:
-          step['result'] = response.response
+        step.update(shown)
       await self._send(
           {'status': STEP, 'author': event.author, 'step': dict(step)}
       )
@@ -361,4 +393,6 @@ class NestedRun:
 def _requested_level(invocation_context: InvocationContext) -> str:
   run_config = invocation_context.run_config
   level = getattr(run_config, 'nested_progress', HIDDEN)
-  return level if level in _tool_visibility.ALLOWED_TOOL_VISIBILITIES else HIDDEN
+  return (
+      level if level in _tool_visibility.ALLOWED_TOOL_VISIBILITIES else HIDDEN
+  )
