@@ -114,6 +114,8 @@ from ..events.user_view import user_view
 from ..runners import Runner
 from ..sessions.base_session_service import GetSessionConfig
 from ..sessions.session import Session
+from ..tools._nested_progress import internal_run_of
+from ..tools._nested_progress import is_work
 from ..tools._nested_progress import nested_runs
 from ..tools._nested_progress import progress_of
 from ..tools._nested_progress import steps_of
@@ -416,6 +418,8 @@ class _RunView:
     self._open_runs: set[str] = set()
     self._steps: dict[str, str] = {}
     self._with_args: set[str] = set()
+    # Internal agents whose run is open, by run id.
+    self._internal_open: dict[str, str] = {}
 
   # The Runner's side, before ag-ui-adk's translator.
 
@@ -443,6 +447,45 @@ class _RunView:
       # ag-ui-adk still sends what the event changes.
       return event.model_copy(update={'content': None})
     return None
+
+  async def relay_internal_work(self, event: Event) -> Optional[Event]:
+    """Sends an internal agent's tool calls as its run's work.
+
+    Returns:
+      The rest of the event for ag-ui-adk's translator, or None.
+    """
+    for run in [r for r, a in self._internal_open.items() if a != event.author]:
+      await self.finish_internal_run(run)
+    internal = internal_run_of(event)
+    parts = (event.content.parts if event.content else None) or []
+    work = [part for part in parts if internal and is_work(event, part)]
+    if internal is None or not work:
+      return event
+    run, agent = internal
+    steps = steps_of(event, self.nested_progress, work)
+    if steps and run not in self._runs:
+      self._internal_open[run] = agent
+      await self.relay(
+          {'run': run, 'agent': agent, 'status': 'started', 'internal': True}
+      )
+    for step in steps:
+      await self.relay({'run': run, 'status': 'step', 'step': step})
+    kept = [part for part in parts if part not in work]
+    assert event.content is not None
+    if kept:
+      return event.model_copy(
+          update={'content': event.content.model_copy(update={'parts': kept})}
+      )
+    if event.actions.state_delta or event.actions.artifact_delta:
+      # ag-ui-adk still sends what the event changes.
+      return event.model_copy(update={'content': None})
+    return None
+
+  async def finish_internal_run(self, run: Optional[str] = None) -> None:
+    """Ends an internal agent's run (every open one by default)."""
+    for open_run in [run] if run else list(self._internal_open):
+      self._internal_open.pop(open_run, None)
+      await self.relay({'run': open_run, 'status': 'finished'})
 
   def _is_agent_call(self, part: Any) -> bool:
     call = part.function_call or part.function_response
@@ -495,7 +538,7 @@ class _RunView:
           SubagentStartedEvent(
               subagent_run_id=run,
               name=str(update.get('agent') or update.get('tool') or run),
-              parent_tool_call_id=run,
+              parent_tool_call_id=None if update.get('internal') else run,
               parent_subagent_run_id=(
                   parent
                   if isinstance(parent, str) and parent in self._runs
@@ -630,9 +673,14 @@ def _relaying(runner: Runner, view: _RunView) -> Runner:
           event = event.model_copy(update={'content': None})
         else:
           await view.finish_answered_runs(event)
+          rest = await view.relay_internal_work(event)
+          if rest is None:
+            continue
+          event = rest
         translated = view.for_translator(event)
         if translated is not None:
           yield translated
+    await view.finish_internal_run()
 
   # Runner is a plain class: the instance attribute shadows the method.
   runner.run_async = relayed  # type: ignore[method-assign]

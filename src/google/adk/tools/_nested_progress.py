@@ -68,6 +68,7 @@ from google.genai import types
 
 from . import _tool_visibility
 from ..events import _visibility_metadata
+from ..utils._function_call_names import CLIENT_FUNCTION_CALL_NAMES
 from ..utils.context_utils import Aclosing
 from ._tool_visibility import FULL
 from ._tool_visibility import HIDDEN
@@ -88,6 +89,15 @@ _RECORDS_METADATA_KEY: Final = '_adk_nested_run_records'
 # nested runs its calls made, by call id.
 NESTED_ENTRY: Final = 'nested'
 
+_USER_AUTHOR: Final = 'user'
+CONTROL_TOOLS: Final = frozenset({
+    'transfer_to_agent',
+    'exit_loop',
+    'set_model_response',
+    'finish_task',
+})
+"""Tools through which a model steers the framework rather than acts for the
+user: what they do shows as who speaks next, or as the answer."""
 STARTED: Final = 'started'
 WORKING: Final = 'working'
 STEP: Final = 'step'
@@ -199,6 +209,46 @@ async def relay(
     await run.finished(error=str(e) or type(e).__name__)
     raise
   await run.finished(error=error)
+
+
+def is_client_call(event: Event, call: Any) -> bool:
+  """Whether the client answers a call (or gave a response to one)."""
+  return call.name in CLIENT_FUNCTION_CALL_NAMES or (
+      call.id in (event.long_running_tool_ids or ())
+  )
+
+
+def is_work(event: Event, part: types.Part) -> bool:
+  """Whether a part is a tool call or response of an agent's own work.
+
+  Not a call the client answers, which stays where the client answers it,
+  and not one of the tools through which a model steers the framework.
+  """
+  call = part.function_call or part.function_response
+  return (
+      call is not None
+      and call.name not in CONTROL_TOOLS
+      and not is_client_call(event, call)
+  )
+
+
+def internal_run_of(event: Event) -> Optional[tuple[str, str]]:
+  """Returns ``(run id, agent)`` of an internal agent's event, else None.
+
+  An internal agent works for the agents after it; a client shows its work
+  (its tool calls at their level, never its text) as a sub-agent's run. The
+  run is the agent's node run (``node_info.path``; the agent's name where
+  the runtime records none) within its invocation: a node path repeats from
+  one invocation to the next.
+  """
+  if (
+      event.is_user_facing
+      or event.author == _USER_AUTHOR
+      or progress_of(event) is not None
+  ):
+    return None
+  path = event.node_info.path if event.node_info else ''
+  return f'{event.invocation_id}/{path or event.author}', event.author
 
 
 def steps_of(
@@ -319,7 +369,7 @@ class NestedRun:
       return
     if event.partial:
       return
-    if event.author != self._author and event.author != 'user':
+    if event.author != self._author and event.author != _USER_AUTHOR:
       self._author = event.author
       await self._send({'status': WORKING, 'author': event.author})
     for shown in steps_of(event, self._level):
