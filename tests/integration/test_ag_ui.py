@@ -763,3 +763,41 @@ async def test_an_internal_agents_work_arrives_as_its_sub_agent_run(make_root):
       i for i, e in enumerate(events) if e['type'] == 'TEXT_MESSAGE_CONTENT'
   )
   assert finished_at < answer_at
+
+
+async def test_nodes_run_with_run_node_arrive_as_sub_agent_runs():
+  from google.adk import Context
+  from google.adk.events.event import Event as AdkEvent
+  from google.adk.workflow import node
+
+  writer = LlmAgent(
+      name='headline_writer',
+      model=_ScriptedLlm(reply=lambda request: types.Part(text='HEADLINE-7')),
+  )
+
+  @node(rerun_on_resume=True)
+  async def orchestrator(ctx: Context, node_input: Any):
+    del node_input
+    headlines = [
+        await ctx.run_node(writer, node_input=topic, use_sub_branch=True)
+        for topic in ('quokkas', 'wombats')
+    ]
+    yield AdkEvent(message=f'{len(headlines)} headlines written.')
+
+  agent = UserViewADKAgent(
+      adk_agent=Workflow(name='fan_out', edges=[(START, orchestrator)]),
+      app_name=_APP,
+      user_id=_USER,
+      session_service=InMemorySessionService(),
+      run_config_factory=_streaming,
+      emit_messages_snapshot=True,
+  )
+  async with _client(agent, add_user_view_fastapi_endpoint) as client:
+    raw_stream, events = await _run_turn(client, 0)
+
+  started = [e for e in events if e['type'] == 'SUBAGENT_STARTED']
+  assert [e['name'] for e in started] == ['headline_writer'] * 2
+  assert len({e['subagentRunId'] for e in started}) == 2
+  assert [e['type'] for e in events].count('SUBAGENT_FINISHED') == 2
+  assert 'HEADLINE-7' not in raw_stream
+  assert _live_text(events) == '2 headlines written.'

@@ -449,7 +449,7 @@ class _RunView:
     return None
 
   async def relay_internal_work(self, event: Event) -> Optional[Event]:
-    """Sends an internal agent's tool calls as its run's work.
+    """Sends an internal agent's run: that it works, and its tool calls.
 
     Returns:
       The rest of the event for ag-ui-adk's translator, or None.
@@ -457,19 +457,23 @@ class _RunView:
     for run in [r for r, a in self._internal_open.items() if a != event.author]:
       await self.finish_internal_run(run)
     internal = internal_run_of(event)
-    parts = (event.content.parts if event.content else None) or []
-    work = [part for part in parts if internal and is_work(event, part)]
-    if internal is None or not work:
+    if internal is None:
       return event
+    parts = (event.content.parts if event.content else None) or []
+    work = [part for part in parts if is_work(event, part)]
     run, agent = internal
     steps = steps_of(event, self.nested_progress, work)
-    if steps and run not in self._runs:
+    if run not in self._runs:
+      # Who is working, from its first event on, with or without tool calls:
+      # a node run with ctx.run_node that only writes, an internal workflow.
       self._internal_open[run] = agent
       await self.relay(
           {'run': run, 'agent': agent, 'status': 'started', 'internal': True}
       )
     for step in steps:
       await self.relay({'run': run, 'status': 'step', 'step': step})
+    if not work:
+      return event
     kept = [part for part in parts if part not in work]
     assert event.content is not None
     if kept:
