@@ -246,11 +246,11 @@ def _without(events: list[dict[str, Any]], event_type: str) -> str:
 
 
 def _said(messages: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-  """Who said what, with tool calls by name and arguments."""
+  """Who said what (or whose run it is), with tool calls by name and arguments."""
   return [
       (
           m['role'],
-          m.get('name'),
+          m.get('name') or ('sub-agent' if m.get('subagentRunId') else None),
           m.get('content'),
           [
               (c['function']['name'], c['function']['arguments'])
@@ -262,14 +262,16 @@ def _said(messages: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 
 
 def _user_view_of_turns(turns: int) -> list[tuple[Any, ...]]:
-  """What the user sees: per turn one reply, the classifier's tool by name."""
+  """What the user sees: per turn the classifier's run, with its tool by name
+  (attributed to its sub-agent run), and one reply."""
   return [
       said
       for text in _TURNS[:turns]
       for said in (
           ('user', None, text, []),
-          ('assistant', None, _ANSWER, [('look_up_guest', '{}')]),
-          ('tool', None, 'null', []),
+          ('assistant', 'sub-agent', None, [('look_up_guest', '{}')]),
+          ('tool', 'sub-agent', 'null', []),
+          ('assistant', None, _ANSWER, []),
       )
   ]
 
@@ -384,7 +386,12 @@ async def test_adapter_keeps_internal_content_from_everything_sent(make_root):
   assert [
       (m['id'], m['content']) for m in state_messages if m['role'] == 'user'
   ] == [(f'user-{i}', text) for i, text in enumerate(_TURNS)]
-  assert [m.get('content') for m in state_messages if m['role'] != 'tool'] == [
+  # The classifier's work is its sub-agent run's message, not the turn's.
+  assert [
+      m.get('content')
+      for m in state_messages
+      if m['role'] != 'tool' and not m.get('subagentRunId')
+  ] == [
       ''.join(part.text or '' for part in m.parts if part.type == 'text')
       for m in user_messages(stored.events)
   ]
@@ -714,3 +721,83 @@ async def test_adapter_sends_a_single_turn_sub_agents_run_as_a_sub_agent():
       ('tool', run_id, 'null'),
       ('assistant', None, _ANSWER),
   ]
+
+
+@_ROOTS
+async def test_an_internal_agents_work_arrives_as_its_sub_agent_run(make_root):
+  agent = UserViewADKAgent(
+      adk_agent=make_root(),
+      app_name=_APP,
+      user_id=_USER,
+      session_service=InMemorySessionService(),
+      run_config_factory=_streaming,
+      emit_messages_snapshot=True,
+  )
+  async with _client(agent, add_user_view_fastapi_endpoint) as client:
+    _, events = await _run_turn(client, 0)
+
+  started = [e for e in events if e['type'] == 'SUBAGENT_STARTED']
+  assert [(e['name'], e.get('parentToolCallId')) for e in started] == [
+      ('classifier', None)
+  ]
+  run_id = started[0]['subagentRunId']
+  attributed = [e['type'] for e in events if e.get('subagentRunId') == run_id]
+  assert attributed == [
+      'SUBAGENT_STARTED',
+      'TOOL_CALL_START',
+      'TOOL_CALL_ARGS',
+      'TOOL_CALL_END',
+      'TOOL_CALL_RESULT',
+      'SUBAGENT_FINISHED',
+  ]
+  # The classifier's tool is its run's step, not a call of the answer.
+  assert [
+      e['toolCallName']
+      for e in events
+      if e['type'] == 'TOOL_CALL_START' and not e.get('subagentRunId')
+  ] == []
+  finished_at = next(
+      i for i, e in enumerate(events) if e['type'] == 'SUBAGENT_FINISHED'
+  )
+  answer_at = next(
+      i for i, e in enumerate(events) if e['type'] == 'TEXT_MESSAGE_CONTENT'
+  )
+  assert finished_at < answer_at
+
+
+async def test_nodes_run_with_run_node_arrive_as_sub_agent_runs():
+  from google.adk import Context
+  from google.adk.events.event import Event as AdkEvent
+  from google.adk.workflow import node
+
+  writer = LlmAgent(
+      name='headline_writer',
+      model=_ScriptedLlm(reply=lambda request: types.Part(text='HEADLINE-7')),
+  )
+
+  @node(rerun_on_resume=True)
+  async def orchestrator(ctx: Context, node_input: Any):
+    del node_input
+    headlines = [
+        await ctx.run_node(writer, node_input=topic, use_sub_branch=True)
+        for topic in ('quokkas', 'wombats')
+    ]
+    yield AdkEvent(message=f'{len(headlines)} headlines written.')
+
+  agent = UserViewADKAgent(
+      adk_agent=Workflow(name='fan_out', edges=[(START, orchestrator)]),
+      app_name=_APP,
+      user_id=_USER,
+      session_service=InMemorySessionService(),
+      run_config_factory=_streaming,
+      emit_messages_snapshot=True,
+  )
+  async with _client(agent, add_user_view_fastapi_endpoint) as client:
+    raw_stream, events = await _run_turn(client, 0)
+
+  started = [e for e in events if e['type'] == 'SUBAGENT_STARTED']
+  assert [e['name'] for e in started] == ['headline_writer'] * 2
+  assert len({e['subagentRunId'] for e in started}) == 2
+  assert [e['type'] for e in events].count('SUBAGENT_FINISHED') == 2
+  assert 'HEADLINE-7' not in raw_stream
+  assert _live_text(events) == '2 headlines written.'

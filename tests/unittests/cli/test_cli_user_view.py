@@ -78,9 +78,9 @@ _PROGRESS = [
     '  classifier (internal): search_flights answered',
     '  classifier (internal): working',
 ]
-# The turn's message: the answer, then a card per tool call the user may see;
-# the internal classifier's search is at its default level, name and status.
-_CARD = '  [tool] search_flights: done'
+# The turn's message: the answer, then the internal classifier's run, its
+# search at its default level (name and status) as the classifier's work.
+_CARD = '  [agent] classifier: finished (search_flights: done)'
 
 
 @pytest.fixture(autouse=True)

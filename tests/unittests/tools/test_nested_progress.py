@@ -558,3 +558,51 @@ async def test_an_empty_resume_message_continues_the_turn():
   )
 
   assert user_messages([*stored, resume]) == user_messages(stored)
+
+
+@pytest.mark.asyncio
+async def test_an_internal_agents_tools_are_its_work_not_the_turns_cards():
+  from google.adk.workflow import START
+  from google.adk.workflow import Workflow
+
+  classifier = LlmAgent(
+      name='classifier',
+      model=_ScriptedLlm(
+          script=[
+              _call('lookup_account', user='u1'),
+              types.Part(text='tier-label-5521'),
+          ]
+      ),
+      tools=[lookup_account],
+      output_key='tier',
+  )
+  answerer = LlmAgent(
+      name='answerer', model=_ScriptedLlm(script=[types.Part(text=_ANSWER)])
+  )
+  runner = InMemoryRunner(
+      node=Workflow(name='flow', edges=[(START, classifier, answerer)]),
+      app_name='app',
+  )
+  session = await runner.session_service.create_session(
+      app_name='app', user_id='u'
+  )
+  for text in ('Where do quokkas live?', 'And wombats?'):
+    async for _ in runner.run_async(
+        user_id='u', session_id=session.id, new_message=types.UserContent(text)
+    ):
+      pass
+  stored = await runner.session_service.get_session(
+      app_name='app', user_id='u', session_id=session.id
+  )
+
+  messages = user_messages(stored.events)
+
+  assert [shape for _, shape in _shape(messages)[1::2]] == [[
+      ('agent', 'classifier', 'finished', [('lookup_account', 'done')]),
+      ('text', _ANSWER),
+  ]] * 2
+  runs = [m.parts[0].agent.run for m in messages[1::2]]
+  assert len(set(runs)) == 2  # one run per turn
+  dumped = str([m.model_dump() for m in messages])
+  assert 'tier-label-5521' not in dumped
+  assert 'gold-7731' not in dumped

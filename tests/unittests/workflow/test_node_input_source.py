@@ -22,6 +22,7 @@ from typing import Any
 from google.adk.agents.callback_context import CallbackContext
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.events.event import Event
+from google.adk.events.request_input import RequestInput
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
@@ -31,6 +32,7 @@ from google.adk.workflow import JoinNode
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.adk.workflow._node_input_source import node_input_source
+from google.adk.workflow.utils._workflow_hitl_utils import create_request_input_response
 from google.genai import types
 import pytest
 
@@ -65,25 +67,31 @@ class _Sources:
     self.seen.append((recorded.source, recorded.copied_event_id))
 
 
-def _agent(name: str, sources: _Sources | None = None) -> LlmAgent:
+def _agent(
+    name: str, sources: _Sources | None = None, label: str | None = None
+) -> LlmAgent:
   return LlmAgent(
       name=name,
-      model=_EchoLlm(label=name.upper()),
+      model=_EchoLlm(label=label or name.upper()),
       before_model_callback=sources,
   )
 
 
-async def _run(workflow: Workflow) -> None:
+async def _run(
+    workflow: Workflow, resume_with: types.Part | None = None
+) -> None:
   runner = InMemoryRunner(node=workflow, app_name='test_app')
   session = await runner.session_service.create_session(
       app_name='test_app', user_id='user'
   )
-  async for _ in runner.run_async(
-      user_id='user',
-      session_id=session.id,
-      new_message=types.Content(role='user', parts=[types.Part(text='hi')]),
-  ):
-    pass
+  messages = [types.Part(text='hi')] + ([resume_with] if resume_with else [])
+  for part in messages:
+    async for _ in runner.run_async(
+        user_id='user',
+        session_id=session.id,
+        new_message=types.Content(role='user', parts=[part]),
+    ):
+      pass
 
 
 def _id_of(events: list[Event], author: str) -> str:
@@ -145,8 +153,8 @@ async def test_input_of_a_dynamic_child_and_after_a_nested_workflow():
   helper = _agent('helper', child)
 
   async def orchestrate(ctx: Any, node_input: Any) -> Any:
-    del node_input
-    return await ctx.run_node(helper, node_input='TASK')
+    # Handed on unchanged, the input is still the function's to give.
+    return await ctx.run_node(helper, node_input=node_input)
 
   await _run(
       Workflow(
@@ -165,3 +173,66 @@ async def test_input_of_a_dynamic_child_and_after_a_nested_workflow():
   assert child.seen == [('orchestrate', None)]
   # A nested workflow's output is its terminal node's message.
   assert after_inner.seen == [('inner', _id_of(after_inner.events, 'drafter'))]
+
+
+@pytest.mark.asyncio
+async def test_parallel_branches_with_the_same_reply():
+  after_a, after_b = _Sources(), _Sources()
+  join = JoinNode(name='join')
+
+  await _run(
+      Workflow(
+          name='flow',
+          edges=[
+              (START, _agent('a', label='SAME'), _agent('x', after_a), join),
+              (START, _agent('b', label='SAME'), _agent('y', after_b), join),
+          ],
+      )
+  )
+
+  # Equal text does not decide: each input is its own predecessor's reply.
+  assert after_a.seen == [('a', _id_of(after_a.events, 'a'))]
+  assert after_b.seen == [('b', _id_of(after_b.events, 'b'))]
+
+
+@pytest.mark.asyncio
+async def test_input_after_a_route():
+  after_route = _Sources()
+
+  def route_by_intent(node_input: str) -> Event:
+    return Event(route='booking', output=node_input)
+
+  await _run(
+      Workflow(
+          name='flow',
+          edges=[
+              (START, _agent('classifier'), route_by_intent),
+              (route_by_intent, {'booking': _agent('booker', after_route)}),
+          ],
+      )
+  )
+
+  assert after_route.seen == [('route_by_intent', None)]
+
+
+@pytest.mark.asyncio
+async def test_input_after_a_resumed_run():
+  after_gate = _Sources()
+
+  def gate(node_input: str) -> RequestInput:
+    del node_input
+    return RequestInput(interrupt_id='approve', message='Book it?')
+
+  await _run(
+      Workflow(
+          name='flow',
+          edges=[
+              (START, _agent('classifier'), gate, _agent('booker', after_gate))
+          ],
+      ),
+      resume_with=create_request_input_response('approve', {'ok': True}),
+  )
+
+  # The second invocation replays the classifier from the session; the
+  # booker's input is the answer the gate received.
+  assert after_gate.seen == [('gate', None)]

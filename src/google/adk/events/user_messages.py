@@ -60,19 +60,10 @@ from ..tools._tool_visibility import calls_running_agents
 from ..tools._tool_visibility import FULL
 from ..tools._tool_visibility import shown_level
 from ..tools._tool_visibility import tool_call_of_branch
-from ..utils._function_call_names import CLIENT_FUNCTION_CALL_NAMES
 from .event import Event
 from .user_view import user_view
 
 _USER_AUTHOR = 'user'
-# Tools through which a model steers the framework rather than acts for the
-# user: the change they make shows as who speaks next, or as the answer.
-_CONTROL_TOOLS = frozenset({
-    'transfer_to_agent',
-    'exit_loop',
-    'set_model_response',
-    'finish_task',
-})
 
 
 class _Model(BaseModel):
@@ -173,6 +164,8 @@ class _Builder:
     self._reply: Optional[UserMessage] = None
     self._cards: dict[str, ToolCard] = {}
     self._runs: dict[str, NestedRun] = {}
+    # The runs of internal agents, whose tool calls are their work.
+    self._internal_runs: dict[str, NestedRun] = {}
 
   def add(self, event: Event) -> None:
     if event.partial:
@@ -181,12 +174,17 @@ class _Builder:
     if event.author == _USER_AUTHOR:
       self._add_user(event, parts)
       return
+    self._finish_internal_runs(event.author)
     run = self._enclosing_run(event)
     if run is not None:
       # The work of an agent run as a tool is its steps; what it says to the
       # user (a task agent's question) and what the client must answer stay
       # in the message.
       parts = _add_work(run, event, parts)
+    else:
+      internal = _nested_progress.internal_run_of(event)
+      if internal is not None:
+        parts = self._add_internal_work(event, parts, *internal)
     agent_calls = calls_running_agents(event)
     for part in parts:
       if part.thought:
@@ -227,6 +225,7 @@ class _Builder:
           )
       )
       self._reply = None
+      self._internal_runs = {}
 
   def _add_call(
       self,
@@ -234,8 +233,8 @@ class _Builder:
       call: types.FunctionCall,
       agent_calls: frozenset[str],
   ) -> None:
-    client = _is_client_call(event, call)
-    if call.name in _CONTROL_TOOLS and not client:
+    client = _nested_progress.is_client_call(event, call)
+    if call.name in _nested_progress.CONTROL_TOOLS and not client:
       return
     if call.id in agent_calls and not client:
       run = NestedRun(
@@ -274,6 +273,25 @@ class _Builder:
     if card.level == 'full':
       card.result = response.response
 
+  def _add_internal_work(
+      self, event: Event, parts: list[types.Part], run_id: str, agent: str
+  ) -> list[types.Part]:
+    """Adds an internal agent's tool calls to its run, drawn as its work."""
+    run = self._internal_runs.get(run_id)
+    if run is None:
+      run = NestedRun(run=run_id, agent=agent, status='started')
+    kept = _add_work(run, event, parts)
+    if run.steps and run_id not in self._internal_runs:
+      self._internal_runs[run_id] = run
+      self._append(event, MessagePart(type='agent', agent=run))
+    return kept
+
+  def _finish_internal_runs(self, author: str) -> None:
+    """An internal agent's run has ended once another author speaks."""
+    for run in self._internal_runs.values():
+      if run.agent != author and run.status == 'started':
+        run.status = 'finished'
+
   def _enclosing_run(self, event: Event) -> Optional[NestedRun]:
     """The run of the tool call that produced an event, if any."""
     found = tool_call_of_branch(event.branch, self._runs)
@@ -293,13 +311,6 @@ def _sends_media(parts: list[types.Part]) -> bool:
   return any(part.inline_data or part.file_data for part in parts)
 
 
-def _is_client_call(event: Event, call: Any) -> bool:
-  """Whether the client answers a call (or gave a response to one)."""
-  return call.name in CLIENT_FUNCTION_CALL_NAMES or (
-      call.id in (event.long_running_tool_ids or ())
-  )
-
-
 def _add_work(
     run: NestedRun, event: Event, parts: list[types.Part]
 ) -> list[types.Part]:
@@ -309,32 +320,22 @@ def _add_work(
     The parts that belong in the message itself: what a user-facing agent
     of the run says, and calls the client answers.
   """
-  steps = {step.id: step for step in run.steps}
   kept: list[types.Part] = []
+  work: list[types.Part] = []
   for part in parts:
-    call = part.function_call or part.function_response
-    if call is None:
-      if event.is_user_facing:
-        kept.append(part)
-      continue
-    if _is_client_call(event, call) or call.name in _CONTROL_TOOLS:
+    if _nested_progress.is_work(event, part):
+      work.append(part)
+    elif part.function_call or part.function_response or event.is_user_facing:
       kept.append(part)
-      continue
-    if not call.id or not call.name:
-      continue
-    full = shown_level(event, call) == FULL
-    step = steps.get(call.id)
+  steps = {step.id: step for step in run.steps}
+  for shown in _nested_progress.steps_of(event, FULL, work):
+    step = steps.get(shown['id'])
     if step is None:
-      step = steps[call.id] = NestedStep(
-          id=call.id, name=call.name, status='running'
-      )
+      step = steps[shown['id']] = NestedStep.model_validate(shown)
       run.steps.append(step)
-    if part.function_call is not None and full:
-      step.args = dict(part.function_call.args or {})
-    if part.function_response is not None:
-      step.status = 'done'
-      if full:
-        step.result = part.function_response.response
+    else:
+      for name, value in shown.items():
+        setattr(step, name, value)
   if event.error_message or event.error_code:
     run.status = 'error'
     run.error = event.error_message or event.error_code

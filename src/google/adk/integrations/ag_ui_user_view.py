@@ -114,15 +114,16 @@ from ..events.user_view import user_view
 from ..runners import Runner
 from ..sessions.base_session_service import GetSessionConfig
 from ..sessions.session import Session
+from ..tools._nested_progress import internal_run_of
+from ..tools._nested_progress import is_work
 from ..tools._nested_progress import nested_runs
 from ..tools._nested_progress import progress_of
+from ..tools._nested_progress import steps_of
 from ..tools._tool_visibility import ALLOWED_TOOL_VISIBILITIES
 from ..tools._tool_visibility import calls_running_agents
 from ..tools._tool_visibility import FULL
 from ..tools._tool_visibility import HIDDEN
 from ..tools._tool_visibility import MINIMAL
-from ..tools._tool_visibility import shown_level
-from ..tools._tool_visibility import stricter
 from ..tools._tool_visibility import tool_call_of_branch
 from ..tools._tool_visibility import validate_tool_visibility
 
@@ -417,6 +418,8 @@ class _RunView:
     self._open_runs: set[str] = set()
     self._steps: dict[str, str] = {}
     self._with_args: set[str] = set()
+    # Internal agents whose run is open, by run id.
+    self._internal_open: dict[str, str] = {}
 
   # The Runner's side, before ag-ui-adk's translator.
 
@@ -445,6 +448,49 @@ class _RunView:
       return event.model_copy(update={'content': None})
     return None
 
+  async def relay_internal_work(self, event: Event) -> Optional[Event]:
+    """Sends an internal agent's run: that it works, and its tool calls.
+
+    Returns:
+      The rest of the event for ag-ui-adk's translator, or None.
+    """
+    for run in [r for r, a in self._internal_open.items() if a != event.author]:
+      await self.finish_internal_run(run)
+    internal = internal_run_of(event)
+    if internal is None:
+      return event
+    parts = (event.content.parts if event.content else None) or []
+    work = [part for part in parts if is_work(event, part)]
+    run, agent = internal
+    steps = steps_of(event, self.nested_progress, work)
+    if run not in self._runs:
+      # Who is working, from its first event on, with or without tool calls:
+      # a node run with ctx.run_node that only writes, an internal workflow.
+      self._internal_open[run] = agent
+      await self.relay(
+          {'run': run, 'agent': agent, 'status': 'started', 'internal': True}
+      )
+    for step in steps:
+      await self.relay({'run': run, 'status': 'step', 'step': step})
+    if not work:
+      return event
+    kept = [part for part in parts if part not in work]
+    assert event.content is not None
+    if kept:
+      return event.model_copy(
+          update={'content': event.content.model_copy(update={'parts': kept})}
+      )
+    if event.actions.state_delta or event.actions.artifact_delta:
+      # ag-ui-adk still sends what the event changes.
+      return event.model_copy(update={'content': None})
+    return None
+
+  async def finish_internal_run(self, run: Optional[str] = None) -> None:
+    """Ends an internal agent's run (every open one by default)."""
+    for open_run in [run] if run else list(self._internal_open):
+      self._internal_open.pop(open_run, None)
+      await self.relay({'run': open_run, 'status': 'finished'})
+
   def _is_agent_call(self, part: Any) -> bool:
     call = part.function_call or part.function_response
     return call is not None and call.id in self._agent_calls
@@ -458,24 +504,10 @@ class _RunView:
     updates: list[dict[str, Any]] = []
     if run not in self._runs:
       updates.append({'run': run, 'agent': agent, 'status': 'started'})
-    for part in (event.content.parts if event.content else None) or ():
-      call = part.function_call or part.function_response
-      if call is None or not call.id or not call.name:
-        continue
-      level = stricter(self.nested_progress, shown_level(event, call))
-      if level == HIDDEN:
-        continue
-      step: dict[str, Any] = {'id': call.id, 'name': call.name}
-      function_call, response = part.function_call, part.function_response
-      if function_call is not None:
-        step['status'] = 'running'
-        if level == FULL:
-          step['args'] = dict(function_call.args or {})
-      elif response is not None:
-        step['status'] = 'done'
-        if level == FULL:
-          step['result'] = response.response
-      updates.append({'run': run, 'status': 'step', 'step': step})
+    updates.extend(
+        {'run': run, 'status': 'step', 'step': step}
+        for step in steps_of(event, self.nested_progress)
+    )
     if event.error_message or event.error_code:
       updates.append({
           'run': run,
@@ -510,7 +542,7 @@ class _RunView:
           SubagentStartedEvent(
               subagent_run_id=run,
               name=str(update.get('agent') or update.get('tool') or run),
-              parent_tool_call_id=run,
+              parent_tool_call_id=None if update.get('internal') else run,
               parent_subagent_run_id=(
                   parent
                   if isinstance(parent, str) and parent in self._runs
@@ -645,9 +677,14 @@ def _relaying(runner: Runner, view: _RunView) -> Runner:
           event = event.model_copy(update={'content': None})
         else:
           await view.finish_answered_runs(event)
+          rest = await view.relay_internal_work(event)
+          if rest is None:
+            continue
+          event = rest
         translated = view.for_translator(event)
         if translated is not None:
           yield translated
+    await view.finish_internal_run()
 
   # Runner is a plain class: the instance attribute shadows the method.
   runner.run_async = relayed  # type: ignore[method-assign]

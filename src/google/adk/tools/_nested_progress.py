@@ -57,14 +57,18 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator
+from collections.abc import Iterable
 import logging
 from typing import Any
 from typing import Final
 from typing import Optional
 from typing import TYPE_CHECKING
 
+from google.genai import types
+
 from . import _tool_visibility
 from ..events import _visibility_metadata
+from ..utils._function_call_names import CLIENT_FUNCTION_CALL_NAMES
 from ..utils.context_utils import Aclosing
 from ._tool_visibility import FULL
 from ._tool_visibility import HIDDEN
@@ -85,6 +89,15 @@ _RECORDS_METADATA_KEY: Final = '_adk_nested_run_records'
 # nested runs its calls made, by call id.
 NESTED_ENTRY: Final = 'nested'
 
+_USER_AUTHOR: Final = 'user'
+CONTROL_TOOLS: Final = frozenset({
+    'transfer_to_agent',
+    'exit_loop',
+    'set_model_response',
+    'finish_task',
+})
+"""Tools through which a model steers the framework rather than acts for the
+user: what they do shows as who speaks next, or as the answer."""
 STARTED: Final = 'started'
 WORKING: Final = 'working'
 STEP: Final = 'step'
@@ -198,6 +211,89 @@ async def relay(
   await run.finished(error=error)
 
 
+def is_client_call(event: Event, call: Any) -> bool:
+  """Whether the client answers a call (or gave a response to one)."""
+  return call.name in CLIENT_FUNCTION_CALL_NAMES or (
+      call.id in (event.long_running_tool_ids or ())
+  )
+
+
+def is_work(event: Event, part: types.Part) -> bool:
+  """Whether a part is a tool call or response of an agent's own work.
+
+  Not a call the client answers, which stays where the client answers it,
+  and not one of the tools through which a model steers the framework.
+  """
+  call = part.function_call or part.function_response
+  return (
+      call is not None
+      and call.name not in CONTROL_TOOLS
+      and not is_client_call(event, call)
+  )
+
+
+def internal_run_of(event: Event) -> Optional[tuple[str, str]]:
+  """Returns ``(run id, agent)`` of an internal agent's event, else None.
+
+  An internal agent works for the agents after it; a client shows its work
+  (its tool calls at their level, never its text) as a sub-agent's run. The
+  run is the agent's node run (``node_info.path``; the agent's name where
+  the runtime records none) within its invocation: a node path repeats from
+  one invocation to the next.
+  """
+  if (
+      event.is_user_facing
+      or event.author == _USER_AUTHOR
+      or progress_of(event) is not None
+  ):
+    return None
+  path = event.node_info.path if event.node_info else ''
+  return f'{event.invocation_id}/{path or event.author}', event.author
+
+
+def steps_of(
+    event: Event,
+    level: str,
+    parts: Optional[Iterable[types.Part]] = None,
+) -> list[dict[str, Any]]:
+  """Returns the tool steps an event of a nested run shows at ``level``.
+
+  One step per call or response part (of ``parts``, by default the event's):
+  its ``id``, ``name`` and ``status`` (``'running'`` for a call, ``'done'``
+  for a response), and at ``'full'`` its ``args`` or ``result``. Each is
+  capped again by its own tool's level; a hidden one is left out.
+
+  Args:
+    event: An event of the nested run.
+    level: The most the client may see of the run.
+    parts: The parts to read, when not all of the event's.
+  """
+  if parts is None:
+    parts = (event.content.parts if event.content else None) or ()
+  steps: list[dict[str, Any]] = []
+  for part in parts:
+    call = part.function_call or part.function_response
+    if call is None or not call.id or not call.name:
+      continue
+    shown_at = _tool_visibility.stricter(
+        level, _tool_visibility.shown_level(event, call)
+    )
+    if shown_at == HIDDEN:
+      continue
+    step: dict[str, Any] = {'id': call.id, 'name': call.name}
+    response = part.function_response
+    if response is None:
+      step['status'] = RUNNING
+      if shown_at == FULL and part.function_call is not None:
+        step['args'] = dict(part.function_call.args or {})
+    else:
+      step['status'] = DONE
+      if shown_at == FULL:
+        step['result'] = response.response
+    steps.append(step)
+  return steps
+
+
 def start(tool_context: ToolContext, agent_name: str) -> Optional[NestedRun]:
   """Starts relaying an agent tool's run, or returns None when none is asked.
 
@@ -273,30 +369,16 @@ class NestedRun:
       return
     if event.partial:
       return
-    if event.author != self._author and event.author != 'user':
+    if event.author != self._author and event.author != _USER_AUTHOR:
       self._author = event.author
       await self._send({'status': WORKING, 'author': event.author})
-    for part in (event.content.parts if event.content else None) or ():
-      call = part.function_call or part.function_response
-      if call is None or not call.id or not call.name:
-        continue
-      level = _tool_visibility.stricter(self._level, _tool_visibility.shown_level(event, call))
-      if level == HIDDEN:
-        continue
-      step = self._steps.get(call.id)
+    for shown in steps_of(event, self._level):
+      step = self._steps.get(shown['id'])
       if step is None:
-        step = {'id': call.id, 'name': call.name}
-        self._steps[call.id] = step
+        step = self._steps[shown['id']] = shown
         self.record['steps'].append(step)
-      response = part.function_response
-      if response is None:
-        step['status'] = RUNNING
-        if level == FULL and part.function_call is not None:
-          step['args'] = dict(part.function_call.args or {})
       else:
-        step['status'] = DONE
-        if level == FULL:
-          step['result'] = response.response
+        step.update(shown)
       await self._send(
           {'status': STEP, 'author': event.author, 'step': dict(step)}
       )
@@ -361,4 +443,6 @@ class NestedRun:
 def _requested_level(invocation_context: InvocationContext) -> str:
   run_config = invocation_context.run_config
   level = getattr(run_config, 'nested_progress', HIDDEN)
-  return level if level in _tool_visibility.ALLOWED_TOOL_VISIBILITIES else HIDDEN
+  return (
+      level if level in _tool_visibility.ALLOWED_TOOL_VISIBILITIES else HIDDEN
+  )

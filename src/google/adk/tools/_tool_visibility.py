@@ -66,6 +66,7 @@ from collections.abc import Mapping
 import dataclasses
 import logging
 from typing import Any
+from typing import cast
 from typing import Final
 from typing import Literal
 from typing import TYPE_CHECKING
@@ -475,7 +476,9 @@ def _collect(
       table.agent_tools.add((node.name, tool.name))
       if _runs_on_tool_branch(tool):
         known = table.branch_levels.get(tool.name, level)
-        table.branch_levels[tool.name] = stricter(known, level)
+        table.branch_levels[tool.name] = cast(
+            ToolVisibility, stricter(known, level)
+        )
       if isinstance(tool, _TaskAgentTool):
         # The runtime answers the call as the user, with the task's result,
         # which the task agent handed over as finish_task's arguments.

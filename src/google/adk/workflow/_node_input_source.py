@@ -21,40 +21,41 @@ code that called ``ctx.run_node``. ``include_sources`` decides whose messages
 an agent sees, so it needs to know; without it the label a classifier hands
 to a booker would pass as something the user typed.
 
-The source is found through the signals the workflow already records on the
-events of the current invocation: a node's output event carries the node's
-path in ``node_info.output_for``, and either the output value (``output``) or,
-with ``node_info.message_as_output``, its message as the value. The input is
-attributed to:
+The workflow engine records it when it triggers a node: ``Trigger.source`` is
+the path of the node whose output the input is, and the workflow's context
+keeps it for the child it starts (``Context._child_input_sources``). The
+input is attributed to:
 
-1. the node, among the children of the same parent, whose latest output
-   before the input renders to the same content: the predecessor that
-   triggered it. When that output is a message, the input is a copy of it;
-2. otherwise, one level up, the node whose output the parent received as its
-   own input, since a workflow's ``START`` and a function that passes its
-   input to ``ctx.run_node`` hand it on unchanged;
-3. at the root, the user when the input is the message the user sent;
-4. otherwise the node that ran this one (a function node that computed the
-   input before calling ``ctx.run_node``), or the user when that is the root
-   workflow itself.
+1. the node recorded on its trigger (an edge from it, or a route it chose);
+2. through ``START``, which hands on the workflow's own input, whatever
+   produced that input, one level up; at the root, the user;
+3. for a child that no workflow triggered (``ctx.run_node``), the node that
+   ran it: that node's code computed the input.
 
-Comparing content rather than trusting the order of events keeps a parallel
-branch that finished in between from being taken for the predecessor.
+A join's input, the outputs of all its predecessors, records no single node;
+the join's successors see the join as their source.
 
-The source is recorded on the input event when the node starts, while the
-whole session is at hand, so building each model request only reads it. The
-input event is never stored in the session, so neither is the record.
+Nothing here compares content: a parallel branch that finished in between,
+or a node whose output happens to read like the user's message, cannot be
+taken for the producer. A resumed run rebuilds the record: the workflow
+replays its graph from ``START`` through the runs it recovers from the
+session, with their run ids, so each trigger carries the same path again.
+
+The source is recorded on the input event when the node starts, so building
+each model request only reads it. The input event is never stored in the
+session, so neither is the record.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import NamedTuple
-
-from google.genai import types
+from typing import TYPE_CHECKING
 
 from ..events.event import Event
-from ..utils.content_utils import to_user_content
+
+if TYPE_CHECKING:
+  from ..agents.context import Context
 
 USER_SOURCE = 'user'
 """The source of input that the user typed (the root workflow's ``START``)."""
@@ -70,7 +71,7 @@ class NodeInputSource(NamedTuple):
 
   copied_event_id: str | None
   """The id of the message the input repeats: the user's message, or the
-  predecessor's reply when its message is its output. None when the input is
+  producer's reply when its message is its output. None when the input is
   a value no message carries (a function's return value, a join's dict)."""
 
 
@@ -85,17 +86,23 @@ def is_node_input(event: Event) -> bool:
   )
 
 
-def record_node_input_source(
-    event: Event, session_events: Sequence[Event], invocation_id: str
-) -> None:
-  """Finds where a node input came from and records it on the input event.
+def record_node_input_source(event: Event, ctx: Context) -> None:
+  """Records on a node input event the source the engine recorded for it.
 
   Args:
     event: The node input event, already carrying the node's path.
-    session_events: The session's events; the input event may be among them.
-    invocation_id: The invocation the node runs in.
+    ctx: The context of the node the input is for.
   """
-  found = _find_source(event, session_events, invocation_id)
+  producer = _producer_path(ctx)
+  current = _current_events(
+      event, ctx.session.events, ctx._invocation_context.invocation_id
+  )
+  if producer is None:
+    found = NodeInputSource(USER_SOURCE, _user_message_id(current))
+  else:
+    found = NodeInputSource(
+        _node_name(producer), _output_message_id(current, producer)
+    )
   metadata = dict(event.custom_metadata or {})
   metadata[_METADATA_KEY] = found._asdict()
   event.custom_metadata = metadata
@@ -109,44 +116,25 @@ def node_input_source(event: Event) -> NodeInputSource | None:
   return NodeInputSource(**recorded)
 
 
-def _parent_path(path: str) -> str:
-  return path.rpartition('/')[0]
+def _producer_path(ctx: Context) -> str | None:
+  """The path of the node whose output is the node's input; None: the user."""
+  while True:
+    parent = ctx.parent_ctx
+    if parent is None or not parent.node_path:
+      return None
+    sources = parent._child_input_sources
+    if ctx.node_path not in sources:
+      # No workflow triggered this node: the parent ran it with ctx.run_node.
+      return parent.node_path
+    source = sources[ctx.node_path]
+    if source is not None:
+      return source
+    ctx = parent
 
 
 def _node_name(path: str) -> str:
   """'router@1/classifier@2' -> 'classifier'."""
   return path.rpartition('/')[2].partition('@')[0]
-
-
-def _text(content: types.Content | None) -> str | None:
-  if content is None or not content.parts:
-    return None
-  return ''.join(
-      part.text for part in content.parts if part.text and not part.thought
-  )
-
-
-def _output_text(event: Event) -> str | None:
-  """The text the event's node output renders to as a successor's input."""
-  node_info = event.node_info
-  if event.output is not None:
-    return _text(to_user_content(event.output))
-  if node_info.message_as_output:
-    return _text(event.content)
-  return None
-
-
-def _sibling_output(event: Event, parent: str, level: str) -> str | None:
-  """Returns the child of ``parent``, other than ``level``, it is output of.
-
-  An event is the output of every path in its ``output_for``: a nested
-  workflow's output is its terminal node's event, listed under the
-  workflow's path as well as the node's.
-  """
-  for path in event.node_info.output_for or ():
-    if path != level and _parent_path(path) == parent:
-      return path
-  return None
 
 
 def _current_events(
@@ -163,31 +151,21 @@ def _current_events(
   return current
 
 
-def _find_source(
-    event: Event, session_events: Sequence[Event], invocation_id: str
-) -> NodeInputSource:
-  text = _text(event.content)
-  current = _current_events(event, session_events, invocation_id)
-  node_path = event.node_info.path or ''
-  level = node_path
-  while _parent_path(level):
-    parent = _parent_path(level)
-    for candidate in current:
-      producer = _sibling_output(candidate, parent, level)
-      if producer is not None and _output_text(candidate) == text:
-        copied = candidate.id if candidate.node_info.message_as_output else None
-        return NodeInputSource(_node_name(producer), copied)
-    level = parent
+def _output_message_id(current: list[Event], producer: str) -> str | None:
+  """The id of the producer's output event when its message is the output."""
+  for candidate in current:
+    if producer in (candidate.node_info.output_for or ()):
+      return candidate.id if candidate.node_info.message_as_output else None
+  return None
+
+
+def _user_message_id(current: list[Event]) -> str | None:
+  """The id of the message the user sent in this invocation."""
   for candidate in current:
     if (
         candidate.author == USER_SOURCE
         and not candidate.node_info.path
         and not candidate.get_function_responses()
     ):
-      if _text(candidate.content) == text:
-        return NodeInputSource(USER_SOURCE, candidate.id)
-      break
-  runner_path = _parent_path(node_path)
-  if _parent_path(runner_path):
-    return NodeInputSource(_node_name(runner_path), None)
-  return NodeInputSource(USER_SOURCE, None)
+      return candidate.id
+  return None
