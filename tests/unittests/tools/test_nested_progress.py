@@ -119,6 +119,30 @@ def _assistant(researcher_visibility: str | None = None) -> LlmAgent:
   )
 
 
+async def _ask(
+    runner: InMemoryRunner, *texts: str, **run_kwargs: Any
+) -> tuple[list[Event], list[Event]]:
+  """Sends the user's messages in a new session; returns live and stored."""
+  session = await runner.session_service.create_session(
+      app_name='app', user_id='u'
+  )
+  live = [
+      event
+      for text in texts
+      async for event in runner.run_async(
+          user_id='u',
+          session_id=session.id,
+          new_message=types.UserContent(text),
+          **run_kwargs,
+      )
+  ]
+  stored = await runner.session_service.get_session(
+      app_name='app', user_id='u', session_id=session.id
+  )
+  assert stored is not None
+  return live, stored.events
+
+
 async def _run_turn(
     agent: LlmAgent, run_config: RunConfig
 ) -> tuple[list[Event], list[Event]]:
@@ -266,21 +290,12 @@ async def test_the_turn_is_one_message_and_a_reload_shows_the_same():
 
 @pytest.mark.asyncio
 async def test_a_client_tool_waits_for_the_client_in_the_message():
-  runner = InMemoryRunner(agent=_assistant(), app_name='app')
-  session = await runner.session_service.create_session(
-      app_name='app', user_id='u'
-  )
-  async for _ in runner.run_async(
-      user_id='u',
-      session_id=session.id,
-      new_message=types.UserContent('Where do quokkas live?'),
-  ):
-    pass
-  stored = await runner.session_service.get_session(
-      app_name='app', user_id='u', session_id=session.id
+  _, stored = await _ask(
+      InMemoryRunner(agent=_assistant(), app_name='app'),
+      'Where do quokkas live?',
   )
 
-  card = user_messages(stored.events)[1].parts[-1].tool
+  card = user_messages(stored)[1].parts[-1].tool
 
   assert (card.name, card.status, card.client) == (
       'ask_user_to_confirm',
@@ -371,21 +386,10 @@ async def test_an_agent_tool_inside_an_agent_tool_is_its_nested_run():
       ),
       tools=[AgentTool(researcher)],
   )
-  runner = InMemoryRunner(agent=assistant, app_name='app')
-  session = await runner.session_service.create_session(
-      app_name='app', user_id='u'
-  )
-  live = [
-      e
-      async for e in runner.run_async(
-          user_id='u',
-          session_id=session.id,
-          new_message=types.UserContent('Where do quokkas live?'),
-          run_config=RunConfig(nested_progress='minimal'),
-      )
-  ]
-  stored = await runner.session_service.get_session(
-      app_name='app', user_id='u', session_id=session.id
+  live, stored = await _ask(
+      InMemoryRunner(agent=assistant, app_name='app'),
+      'Where do quokkas live?',
+      run_config=RunConfig(nested_progress='minimal'),
   )
 
   progress = _progress(live)
@@ -397,7 +401,7 @@ async def test_an_agent_tool_inside_an_agent_tool_is_its_nested_run():
       'fact_check',
       'fact_check',
   ]
-  run = user_messages(stored.events)[1].parts[0].agent
+  run = user_messages(stored)[1].parts[0].agent
   assert [(s.name, s.status) for s in run.steps] == [('checker', 'done')]
   assert [(r.agent, r.status) for r in run.runs] == [('checker', 'finished')]
   assert [(s.name, s.status) for s in run.runs[0].steps] == [
@@ -481,25 +485,14 @@ async def test_a_workflow_used_as_a_tool_is_drawn_as_its_work():
       ),
       tools=[research],
   )
-  runner = InMemoryRunner(agent=assistant, app_name='app')
-  session = await runner.session_service.create_session(
-      app_name='app', user_id='u'
-  )
-  live = [
-      e
-      async for e in runner.run_async(
-          user_id='u',
-          session_id=session.id,
-          new_message=types.UserContent('Where do quokkas live?'),
-          run_config=RunConfig(visibility_mode='filter'),
-          yield_user_message=True,
-      )
-  ]
-  stored = await runner.session_service.get_session(
-      app_name='app', user_id='u', session_id=session.id
+  live, stored = await _ask(
+      InMemoryRunner(agent=assistant, app_name='app'),
+      'Where do quokkas live?',
+      run_config=RunConfig(visibility_mode='filter'),
+      yield_user_message=True,
   )
 
-  messages = user_messages(stored.events)
+  messages = user_messages(stored)
   assert _shape(messages) == [
       ('user', [('text', 'Where do quokkas live?')]),
       (
@@ -528,21 +521,11 @@ async def test_a_transfer_is_no_tool_card_the_agent_that_answers_is_the_message(
       ),
       sub_agents=[helper],
   )
-  runner = InMemoryRunner(agent=root, app_name='app')
-  session = await runner.session_service.create_session(
-      app_name='app', user_id='u'
-  )
-  async for _ in runner.run_async(
-      user_id='u',
-      session_id=session.id,
-      new_message=types.UserContent('Where do quokkas live?'),
-  ):
-    pass
-  stored = await runner.session_service.get_session(
-      app_name='app', user_id='u', session_id=session.id
+  _, stored = await _ask(
+      InMemoryRunner(agent=root, app_name='app'), 'Where do quokkas live?'
   )
 
-  assert _shape(user_messages(stored.events)) == [
+  assert _shape(user_messages(stored)) == [
       ('user', [('text', 'Where do quokkas live?')]),
       ('assistant', [('text', _ANSWER)]),
   ]
@@ -579,23 +562,16 @@ async def test_an_internal_agents_tools_are_its_work_not_the_turns_cards():
   answerer = LlmAgent(
       name='answerer', model=_ScriptedLlm(script=[types.Part(text=_ANSWER)])
   )
-  runner = InMemoryRunner(
-      node=Workflow(name='flow', edges=[(START, classifier, answerer)]),
-      app_name='app',
-  )
-  session = await runner.session_service.create_session(
-      app_name='app', user_id='u'
-  )
-  for text in ('Where do quokkas live?', 'And wombats?'):
-    async for _ in runner.run_async(
-        user_id='u', session_id=session.id, new_message=types.UserContent(text)
-    ):
-      pass
-  stored = await runner.session_service.get_session(
-      app_name='app', user_id='u', session_id=session.id
+  _, stored = await _ask(
+      InMemoryRunner(
+          node=Workflow(name='flow', edges=[(START, classifier, answerer)]),
+          app_name='app',
+      ),
+      'Where do quokkas live?',
+      'And wombats?',
   )
 
-  messages = user_messages(stored.events)
+  messages = user_messages(stored)
 
   assert [shape for _, shape in _shape(messages)[1::2]] == [[
       ('agent', 'classifier', 'finished', [('lookup_account', 'done')]),
