@@ -176,3 +176,30 @@ async def test_a_compaction_summary_goes_with_what_it_covers(
   await _send(runner, session_id, 'USER-1 hello')
 
   assert ('SUMMARY' in _text(agent.model.requests[0])) == kept
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ('sources', 'sees_the_pair'), [(['scout'], True), (['user'], False)]
+)
+async def test_a_posted_back_result_goes_with_the_peer_call_it_answers(
+    sources, sees_the_pair
+):
+  call = types.Part.from_function_call(name='_book', args={})
+  call.function_call.id = 'call-1'
+  answer = types.FunctionResponse(id='call-1', name='_book', response={})
+  history = [
+      Event(author='scout', content=types.ModelContent([call])),
+      Event(
+          author='user',
+          content=types.UserContent([types.Part(function_response=answer)]),
+      ),
+  ]
+  agent = _agent('reader', 'OK', include_sources=sources)
+  runner, session_id = await _runner(agent, history)
+
+  await _send(runner, session_id, 'USER-1 done?')
+
+  request = _text(agent.model.requests[0])
+  assert ('called tool `_book`' in request) == sees_the_pair
+  assert ('`_book` tool returned result' in request) == sees_the_pair

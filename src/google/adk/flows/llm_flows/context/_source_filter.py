@@ -21,18 +21,10 @@ transcription handling, and before other agents' messages are recast as user
 context, so identity always comes from event metadata and never from the
 "[agent] said:" text.
 
-Sources:
-
-| Entry      | Matches                                                       |
-| ---------- | ------------------------------------------------------------- |
-| ``'user'`` | Events authored ``user`` that the human typed. A tool result  |
-|            | the client posted back belongs to the call it answers.        |
-| ``'self'`` | The agent's own model turns and tool traffic, including its   |
-|            | events from a live (bidi) session.                            |
-| agent name | Events whose author is that agent, and the results of the     |
-|            | tools it called.                                              |
-
-Rules beyond the table:
+Sources: ``'user'`` matches what the human typed (a tool result the client
+posted back belongs to the call it answers); ``'self'`` the agent's own model
+turns and tool traffic, live (bidi) sessions included; an agent's name that
+agent's events and the results of the tools it called. Beyond that:
 
 * A function call belongs to its event's author. A function response belongs
   to the source of the call it answers: found by call id (the latest earlier
@@ -51,25 +43,20 @@ Rules beyond the table:
   call), since dropping parts of a model turn can separate a call from the
   thought signature the model expects back. ``'self'`` governs everything
   else the agent said: its earlier invocations and its plain text replies.
-* A workflow node's input belongs to the node that produced it: the
-  predecessor whose output it is, or the user when it is the root workflow's
-  input (see ``google.adk.workflow._node_input_source``). The ``Workflow``
-  hands it to an LlmAgent node as a user-authored event, so without this a
-  classifier's label would pass as a message the user typed. When the input
-  is kept and the message it repeats (the user's message, or the
-  predecessor's reply) is in the history too, the input is dropped: the
-  agent sees that message once, as it sees it in a ``SequentialAgent``.
-* The current invocation is that of the newest event in the history that has
-  one. The runner stores the new message (or posted-back tool result) under
-  the new invocation id before any agent runs, so this is the invocation being
-  served without threading its id through every caller.
-* A compaction summary stands in for the events it covers, so it belongs to
-  all of their sources. It is kept, as the summary, when any covered event
-  would have been kept, and dropped only when every covered event came from an
-  excluded source. Attributing it to the agent being served (as the unfiltered
-  request does) would drop the user's earlier messages from an agent without
-  ``'self'``; expanding it back into the raw events would hand the agent a
-  dropped peer's text verbatim and undo the compaction the app configured. The
+* A workflow node's input belongs to the node that produced it, or to the
+  user for the root workflow's input, as the workflow recorded it
+  (``google.adk.workflow._node_input_source``). It reaches an LlmAgent node as
+  a user-authored event, so without this a classifier's label would pass as a
+  message the user typed. When the message the input repeats is in the
+  history too, the input is dropped: the agent sees it once, as in a
+  ``SequentialAgent``.
+* The current invocation is that of the newest event that has one: the
+  runner stores the new message under it before any agent runs.
+* A compaction summary stands in for the events it covers, so it is kept when
+  any covered event would be kept and dropped only when all came from excluded
+  sources. Attributing it to the agent being served would drop the user's
+  earlier messages from an agent without ``'self'``; expanding it would hand
+  the agent a dropped peer's text verbatim and undo the app's compaction. The
   summary is a paraphrase and may still mention what a dropped peer found.
 
 ``None`` disables all of this, and an explicit list that names every source in
@@ -116,11 +103,10 @@ class SourceFilter:
     Args:
       source_filter: The ``include_sources`` entries, already validated.
       agent_name: The name of the agent the request is built for.
-      history: All events the request is built from, used to find the current
-        invocation.
+      history: All events the request is built from.
       visible_events: The events left after rewind, branch and isolation
-        filtering and before compaction. Calls are matched to responses here
-        and compaction summaries are attributed from here.
+        filtering, before compaction: calls, responses and what a summary
+        covers are found here.
     """
     self._agent_name = agent_name
     self._allowed = source_authors(source_filter, agent_name)
@@ -245,9 +231,7 @@ class SourceFilter:
   def _kept_parts(self, event: Event) -> list[types.Part] | None:
     """Returns the parts to keep, or None to keep the event unchanged."""
     parts = event.content.parts if event.content else None
-    if not parts:
-      return None if event.author in self._allowed else []
-    if id(event) in self._whole_events:
+    if not parts or id(event) in self._whole_events:
       return None if event.author in self._allowed else []
     if event.author == self._agent_name and any(
         self._is_in_flight(event, index, part)
@@ -335,15 +319,10 @@ def _with_parts(event: Event, kept: list[types.Part] | None) -> Event | None:
 def cuts_to_node_path(is_single_turn: bool, source_filter: object) -> bool:
   """Whether a single-turn node's history is cut to its own node path.
 
-  A ``single_turn`` workflow node sees only the events of its own path and its
-  ancestors', so peers' work stays out of its request. ``include_sources`` is
-  the agent's own statement of whose messages it sees, so with it the sources
-  decide: a peer it names is seen although the path cut would hide it.
-
-  Args:
-    is_single_turn: Whether the agent runs as a single-turn node.
-    source_filter: What the agent set about its sources (``include_sources``),
-      None when it set nothing.
+  A ``single_turn`` node sees only its own path's events, so peers' work stays
+  out of its request. ``include_sources`` is the agent's own statement of
+  whose messages it sees, so when it is set (``source_filter`` is not None)
+  the sources decide: a peer it names is seen although the cut would hide it.
   """
   return is_single_turn and source_filter is None
 
@@ -357,15 +336,8 @@ def build_source_filter(
 ) -> SourceFilter | None:
   """Returns the filter for one request, or None when nothing is filtered.
 
-  Args:
-    source_filter: The agent's ``include_sources``; None disables filtering.
-    agent_name: The name of the agent the request is built for.
-    history: All events the request is built from.
-    visible_events: The events left after rewind, branch and isolation
-      filtering and before compaction.
-
-  Returns:
-    A ``SourceFilter``, or None when ``source_filter`` is None.
+  ``source_filter`` is the agent's ``include_sources``; the other arguments
+  are those of ``SourceFilter``.
 
   Raises:
     ValueError: If ``source_filter`` is a bare string. The field is validated
