@@ -372,6 +372,12 @@ _ISSUE_RELATIONS = ('fixes', 'addresses', 'part-of')
 _UNBACKED_CLAIM = re.compile(
     r'\b(?:is |are |was |were |as )?(?:agreed|attached)\b', re.IGNORECASE
 )
+# A test-run count a reviewer reads as the PR failing ("76 failed", "4
+# errors"), whatever caused it: a body states what passes and that nothing
+# changes outcome instead.
+_FAILING_COUNT = re.compile(
+    r'\b\d[\d,]* (?:failed|failures?|errors?)\b', re.IGNORECASE
+)
 _DESIGN_ISSUE_WAVE = 2
 _LIST_FIELDS = ('patches', 'modules', 'tests', 'depends-on')
 _KNOWN_FIELDS = frozenset(
@@ -435,6 +441,12 @@ def _entry_problems(
         problems.append(
             f'`{key}` says {claim.group(0)!r}: a body sent upstream claims no'
             ' agreement nobody gave and no attachment it does not carry'
+        )
+      count = _FAILING_COUNT.search(value) if isinstance(value, str) else None
+      if count:
+        problems.append(
+            f'`{key}` says {count.group(0)!r}: a failure count reads as this'
+            ' PR failing; say which tests pass with and without the change'
         )
   issue = entry.get('issue')
   if issue is not None and (

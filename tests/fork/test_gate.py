@@ -245,6 +245,13 @@ def test_manifest_reads_the_template_fields(tmp_path):
             'claims no agreement',
         ),
         (('e2e = "e"', 'e2e = "the image is attached"'), '`e2e` says'),
+        (
+            (
+                'e2e = "e"',
+                'e2e = "e"\nupstream-tests = "320 passed, 76 failed"',
+            ),
+            'a failure count',
+        ),
     ],
 )
 def test_malformed_entry_names_the_entry_and_the_field(tmp_path, change, named):
