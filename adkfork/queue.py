@@ -379,6 +379,10 @@ _FAILING_COUNT = re.compile(
     r'\b\d[\d,]* (?:failed|failures?|errors?)\b', re.IGNORECASE
 )
 _DESIGN_ISSUE_WAVE = 2
+# `{design-issue:ID}` in a body names the design issue of `[[design-issue]]`
+# ID: its number once it is filed, its title until then, both read from one
+# place so a body cannot cite a title the issue no longer has.
+_DESIGN_ISSUE_REFERENCE = re.compile(r'\{design-issue:([^}]*)\}')
 _LIST_FIELDS = ('patches', 'modules', 'tests', 'depends-on')
 _KNOWN_FIELDS = frozenset(
     _STRING_FIELDS
@@ -584,6 +588,82 @@ def read_waves(project: Project) -> dict[int, Wave]:
   return _read_waves(path, data)
 
 
+def _read_design_issues(
+    project: Project, path: object, data: dict[str, object]
+) -> dict[str, str]:
+  """How a body names each `[[design-issue]]`, by id.
+
+  A filed design issue (`issue = N`) is named `#N`; one not filed yet is
+  named by the title its file under contributing/upstream/ opens with.
+  """
+  tables = data.get('design-issue', [])
+  if not isinstance(tables, list):
+    raise ForkBuildError(
+        f'{path}: `design-issue` must be an array of `[[design-issue]]`.'
+    )
+  names: dict[str, str] = {}
+  for index, table in enumerate(tables, start=1):
+    where = f'{path}: [[design-issue]] {index}'
+    unknown = sorted(set(table) - {'id', 'file', 'issue'})
+    if unknown:
+      raise ForkBuildError(f'{where}: unknown field `{unknown[0]}`.')
+    issue_id, file = table.get('id'), table.get('file')
+    if not isinstance(issue_id, str) or not issue_id or issue_id in names:
+      raise ForkBuildError(f'{where}: `id` must be a new non-empty string.')
+    number = table.get('issue')
+    if number is not None:
+      if isinstance(number, bool) or not isinstance(number, int) or number <= 0:
+        raise ForkBuildError(
+            f"{where}: `issue` must be the filed issue's number, not"
+            f' {number!r}.'
+        )
+      names[issue_id] = f'#{number}'
+      continue
+    if not isinstance(file, str) or not file:
+      raise ForkBuildError(
+          f"{where}: `file` must name the issue's text, e.g."
+          ' "contributing/upstream/x-design-issue.md".'
+      )
+    try:
+      first = (project.root / file).read_text(encoding='utf-8').splitlines()
+    except OSError as e:
+      raise ForkBuildError(f'{where}: cannot read {file}: {e}') from e
+    if not first or not first[0].startswith('# '):
+      raise ForkBuildError(
+          f'{where}: {file} must open with its title, a line "# Design: ...".'
+      )
+    names[issue_id] = f'the design issue "{first[0][2:].strip()}"'
+  return names
+
+
+def _name_design_issues(
+    entry: dict[str, object], design_issues: dict[str, str]
+) -> list[str]:
+  """Puts each design issue's name into the entry's text, in place.
+
+  Returns:
+    What is wrong: each reference to a design issue the manifest lacks.
+  """
+  problems = []
+  for key in _TEMPLATE_FIELDS + _OPTIONAL_TEXT_FIELDS:
+    value = entry.get(key)
+    if not isinstance(value, str):
+      continue
+    for unknown in sorted({
+        match.group(1)
+        for match in _DESIGN_ISSUE_REFERENCE.finditer(value)
+        if match.group(1) not in design_issues
+    }):
+      problems.append(
+          f'`{key}` names {{design-issue:{unknown}}}, which no'
+          f' [[design-issue]] declares (known: {", ".join(design_issues)})'
+      )
+    entry[key] = _DESIGN_ISSUE_REFERENCE.sub(
+        lambda match: design_issues.get(match.group(1), match.group(0)), value
+    )
+  return problems
+
+
 def read_manifest(project: Project) -> list[PullRequest]:
   """Reads `patches/upstream-prs.toml`, the map from PRs to files.
 
@@ -597,13 +677,15 @@ def read_manifest(project: Project) -> list[PullRequest]:
   except (OSError, tomllib.TOMLDecodeError) as e:
     raise ForkBuildError(f'Cannot read {path}: {e}') from e
   waves = _read_waves(path, data)
+  design_issues = _read_design_issues(project, path, data)
   entries = data.get('pr', [])
   if not isinstance(entries, list):
     raise ForkBuildError(f'{path}: `pr` must be an array of `[[pr]]` tables.')
   prs = []
   for number, entry in enumerate(entries, start=1):
     name = repr(entry.get('id')) if isinstance(entry.get('id'), str) else ''
-    problems = _entry_problems(entry, waves)
+    problems = _name_design_issues(entry, design_issues)
+    problems += _entry_problems(entry, waves)
     if problems:
       raise ForkBuildError(
           f'{path}: PR {name or "#" + str(number)} (entry {number}): '

@@ -265,6 +265,50 @@ def test_malformed_entry_names_the_entry_and_the_field(tmp_path, change, named):
   assert named in str(error.value)
 
 
+_DESIGN_ISSUE = """
+[[design-issue]]
+id = "sources"
+file = "contributing/upstream/sources.md"
+"""
+
+
+@pytest.mark.parametrize(
+    ('number', 'named'),
+    [
+        ('', 'Related: the design issue "Design: record the source".'),
+        ('issue = 7\n', 'Related: #7.'),
+    ],
+)
+def test_a_body_names_a_design_issue_by_its_number_or_current_title(
+    tmp_path, number, named
+):
+  entry = (
+      _DESIGN_ISSUE
+      + number
+      + _VALID_ENTRY.replace(
+          'problem = "p"', 'problem = "Related: {design-issue:sources}."'
+      )
+  )
+  project = _manifest_repo(tmp_path, entry)
+  (project.root / 'contributing' / 'upstream').mkdir(parents=True)
+  (project.root / 'contributing' / 'upstream' / 'sources.md').write_text(
+      '# Design: record the source\n\nText.\n'
+  )
+
+  [pr] = queue.read_manifest(project)
+
+  assert pr.problem == named + '\n'
+
+
+def test_a_reference_to_an_undeclared_design_issue_is_an_error(tmp_path):
+  entry = _VALID_ENTRY.replace(
+      'problem = "p"', 'problem = "See {design-issue:sorces}."'
+  )
+
+  with pytest.raises(ForkBuildError, match='no \\[\\[design-issue\\]\\]'):
+    queue.read_manifest(_manifest_repo(tmp_path, entry))
+
+
 def test_fork_only_entries_need_no_issue_but_a_reason(tmp_path):
   entry = _VALID_ENTRY.replace('issue = 5\n', '').replace(
       'status = "not-yet-sent"', 'status = "fork-only"'
