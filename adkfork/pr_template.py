@@ -140,9 +140,7 @@ def render_message(
           f'Made against: google-adk {upstream_version} (v{upstream_version}).'
       )
     if pr.depends_on:
-      context.append(
-          'Builds on: ' + ', '.join(f'`{d}`' for d in pr.depends_on) + '.'
-      )
+      context.append('Builds on: ' + ', '.join(pr.depends_on_names) + '.')
     if pr.size_reason:
       context.append(f'Size: {pr.size_reason}')
     lines += _section('Additional context', '\n\n'.join(context))

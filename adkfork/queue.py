@@ -320,6 +320,8 @@ class PullRequest:
   modules: list[str]
   tests: list[str]
   depends_on: list[str] = dataclasses.field(default_factory=list)
+  depends_on_names: list[str] = dataclasses.field(default_factory=list)
+  """How the body names each of `depends_on` (`pr_name`)."""
   issue: int | None = None
   issue_relation: str = 'fixes'
   no_issue: str = ''
@@ -380,9 +382,11 @@ _FAILING_COUNT = re.compile(
 )
 _DESIGN_ISSUE_WAVE = 2
 # `{design-issue:ID}` in a body names the design issue of `[[design-issue]]`
-# ID: its number once it is filed, its title until then, both read from one
-# place so a body cannot cite a title the issue no longer has.
-_DESIGN_ISSUE_REFERENCE = re.compile(r'\{design-issue:([^}]*)\}')
+# ID, and `{pr:ID}` the PR of `[[pr]]` ID: its number once it is filed (sent),
+# its title until then, read from one place so a body cannot cite a title the
+# issue no longer has, nor leave a sent PR unlinked.
+_REFERENCE = re.compile(r'\{(design-issue|pr):([^}]*)\}')
+_SENT_PR_URL = re.compile(r'^https://github\.com/[^/]+/[^/]+/pull/(\d+)/?$')
 _LIST_FIELDS = ('patches', 'modules', 'tests', 'depends-on')
 _KNOWN_FIELDS = frozenset(
     _STRING_FIELDS
@@ -590,18 +594,19 @@ def read_waves(project: Project) -> dict[int, Wave]:
 
 def _read_design_issues(
     project: Project, path: object, data: dict[str, object]
-) -> dict[str, str]:
+) -> dict[str, str | None]:
   """How a body names each `[[design-issue]]`, by id.
 
   A filed design issue (`issue = N`) is named `#N`; one not filed yet is
-  named by the title its file under contributing/upstream/ opens with.
+  named by the title its file under contributing/upstream/ opens with, and
+  has no name (None) when that file cannot be read.
   """
   tables = data.get('design-issue', [])
   if not isinstance(tables, list):
     raise ForkBuildError(
         f'{path}: `design-issue` must be an array of `[[design-issue]]`.'
     )
-  names: dict[str, str] = {}
+  names: dict[str, str | None] = {}
   for index, table in enumerate(tables, start=1):
     where = f'{path}: [[design-issue]] {index}'
     unknown = sorted(set(table) - {'id', 'file', 'issue'})
@@ -626,8 +631,11 @@ def _read_design_issues(
       )
     try:
       first = (project.root / file).read_text(encoding='utf-8').splitlines()
-    except OSError as e:
-      raise ForkBuildError(f'{where}: cannot read {file}: {e}') from e
+    except OSError:
+      # A partial copy of the repository (a test's) may lack the file; a
+      # body that names the issue says so.
+      names[issue_id] = None
+      continue
     if not first or not first[0].startswith('# '):
       raise ForkBuildError(
           f'{where}: {file} must open with its title, a line "# Design: ...".'
@@ -636,30 +644,56 @@ def _read_design_issues(
   return names
 
 
-def _name_design_issues(
-    entry: dict[str, object], design_issues: dict[str, str]
+def pr_name(status: str, subject: str) -> str:
+  """How another PR's body names a PR: `#N` once sent, else its title."""
+  sent = _SENT_PR_URL.match(status)
+  return f'#{sent.group(1)}' if sent else f'the PR "{subject}"'
+
+
+def _pr_names(entries: list[object]) -> dict[str, str | None]:
+  """`pr_name` of each well-formed `[[pr]]` entry, by id."""
+  names: dict[str, str | None] = {}
+  for entry in entries:
+    if isinstance(entry, dict) and all(
+        isinstance(entry.get(key), str) for key in _STRING_FIELDS
+    ):
+      names[entry['id']] = pr_name(entry['status'], entry['subject'])
+  return names
+
+
+def _name_references(
+    entry: dict[str, object], names: dict[str, dict[str, str | None]]
 ) -> list[str]:
-  """Puts each design issue's name into the entry's text, in place.
+  """Puts the name of each design issue and PR it refers to into the entry's
+  text, in place.
+
+  Args:
+    entry: A `[[pr]]` table.
+    names: By kind (`design-issue`, `pr`), each id's name.
 
   Returns:
-    What is wrong: each reference to a design issue the manifest lacks.
+    What is wrong: each reference to an id the manifest does not declare, or
+    to a design issue whose file cannot be read.
   """
   problems = []
   for key in _TEMPLATE_FIELDS + _OPTIONAL_TEXT_FIELDS:
     value = entry.get(key)
     if not isinstance(value, str):
       continue
-    for unknown in sorted({
-        match.group(1)
-        for match in _DESIGN_ISSUE_REFERENCE.finditer(value)
-        if match.group(1) not in design_issues
+    for kind, unnamed in sorted({
+        match.groups()
+        for match in _REFERENCE.finditer(value)
+        if names[match.group(1)].get(match.group(2)) is None
     }):
       problems.append(
-          f'`{key}` names {{design-issue:{unknown}}}, which no'
-          f' [[design-issue]] declares (known: {", ".join(design_issues)})'
+          f'`{key}` names {{{kind}:{unnamed}}}, which no [[{kind}]] declares'
+          if unnamed not in names[kind]
+          else f'`{key}` names {{{kind}:{unnamed}}}, whose file cannot be read'
       )
-    entry[key] = _DESIGN_ISSUE_REFERENCE.sub(
-        lambda match: design_issues.get(match.group(1), match.group(0)), value
+    entry[key] = _REFERENCE.sub(
+        lambda match: names[match.group(1)].get(match.group(2))
+        or match.group(0),
+        value,
     )
   return problems
 
@@ -677,14 +711,17 @@ def read_manifest(project: Project) -> list[PullRequest]:
   except (OSError, tomllib.TOMLDecodeError) as e:
     raise ForkBuildError(f'Cannot read {path}: {e}') from e
   waves = _read_waves(path, data)
-  design_issues = _read_design_issues(project, path, data)
   entries = data.get('pr', [])
   if not isinstance(entries, list):
     raise ForkBuildError(f'{path}: `pr` must be an array of `[[pr]]` tables.')
+  names: dict[str, dict[str, str | None]] = {
+      'design-issue': _read_design_issues(project, path, data),
+      'pr': _pr_names(entries),
+  }
   prs = []
   for number, entry in enumerate(entries, start=1):
     name = repr(entry.get('id')) if isinstance(entry.get('id'), str) else ''
-    problems = _name_design_issues(entry, design_issues)
+    problems = _name_references(entry, names)
     problems += _entry_problems(entry, waves)
     if problems:
       raise ForkBuildError(
@@ -701,6 +738,10 @@ def read_manifest(project: Project) -> list[PullRequest]:
             modules=list(entry.get('modules', [])),
             tests=list(entry.get('tests', [])),
             depends_on=list(entry.get('depends-on', [])),
+            depends_on_names=[
+                names['pr'].get(d) or f'`{d}`'
+                for d in entry.get('depends-on', [])
+            ],
             issue=entry.get('issue'),
             issue_relation=entry.get('issue-relation', 'fixes'),
             no_issue=_text(entry.get('no-issue', '')),

@@ -23,7 +23,7 @@ def repo_copy(tmp_path: pathlib.Path) -> pathlib.Path:
   target = tmp_path / 'repo'
   target.mkdir()
   shutil.copy(REPO / 'pyproject.toml', target)
-  for folder in ('patches', 'src', 'tests'):
+  for folder in ('patches', 'src', 'tests', 'contributing'):
     shutil.copytree(
         REPO / folder,
         target / folder,

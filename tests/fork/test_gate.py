@@ -300,6 +300,30 @@ def test_a_body_names_a_design_issue_by_its_number_or_current_title(
   assert pr.problem == named + '\n'
 
 
+@pytest.mark.parametrize(
+    ('status', 'named'),
+    [
+        ('not-yet-sent', 'the PR "feat: base"'),
+        ('https://github.com/google/adk-python/pull/9', '#9'),
+    ],
+)
+def test_a_body_names_another_pr_by_its_number_once_sent(
+    tmp_path, status, named
+):
+  base = _VALID_ENTRY.replace('id = "feature"', 'id = "base"').replace(
+      'subject = "feat: x"', 'subject = "feat: base"'
+  )
+  base = base.replace('status = "not-yet-sent"', f'status = "{status}"')
+  stacked = _VALID_ENTRY.replace(
+      'problem = "p"', 'problem = "After {pr:base}."'
+  ).replace('issue = 5', 'issue = 5\ndepends-on = [ "base" ]')
+
+  [_, pr] = queue.read_manifest(_manifest_repo(tmp_path, base + stacked))
+
+  assert pr.problem == f'After {named}.\n'
+  assert pr.depends_on_names == [named]
+
+
 def test_a_reference_to_an_undeclared_design_issue_is_an_error(tmp_path):
   entry = _VALID_ENTRY.replace(
       'problem = "p"', 'problem = "See {design-issue:sorces}."'
