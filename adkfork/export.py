@@ -196,17 +196,26 @@ def _tests_base(
     target = folder / path
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(source, target)
+  _commit_all(folder, identity, "upstream's test files this PR adds to\n")
+  return branch
+
+
+def _commit_all(
+    folder: pathlib.Path, identity: dict[str, str], message: str
+) -> None:
+  """Commits the whole work tree, empty or not, with `message` verbatim."""
   git.run(folder, 'add', '-A')
   git.run(
       folder,
       'commit',
       '-q',
       '--allow-empty',
-      '-m',
-      "upstream's test files this PR adds to",
+      '--cleanup=verbatim',
+      '-F',
+      '-',
       env=identity,
+      input_text=message,
   )
-  return branch
 
 
 def _export_one(
@@ -260,17 +269,10 @@ def _export_one(
           ),
           encoding='utf-8',
       )
-  git.run(folder, 'add', '-A')
-  git.run(
+  _commit_all(
       folder,
-      'commit',
-      '-q',
-      '--allow-empty',
-      '--cleanup=verbatim',
-      '-F',
-      '-',
-      env=identity,
-      input_text=pr_template.render_message(
+      identity,
+      pr_template.render_message(
           pr,
           upstream_version=project.upstream_version,
           tests_into_upstream=into_upstream,
