@@ -427,6 +427,105 @@ async def test_call_and_response_without_ids_are_kept_or_dropped_together(
     assert 'call _lookup' not in text and 'response _lookup' not in text
 
 
+@pytest.mark.asyncio
+async def test_an_id_less_response_answers_the_earliest_unanswered_call():
+  # Two id-less calls of one tool, a peer's and then the agent's own; the
+  # first answer posted back is the peer's, the second the agent's.
+  model = _ScriptedModel(script=['CONCIERGE-done'])
+  agent = LlmAgent(name='concierge', model=model, include_sources=['self'])
+  runner = InMemoryRunner(app=App(name='test_app', root_agent=agent))
+  session = await runner.session_service.create_session(
+      app_name='test_app', user_id='user'
+  )
+  imported = [
+      ('scout', types.Part(function_call=_call_lookup('oslo'))),
+      ('concierge', types.Part(function_call=_call_lookup('rome'))),
+  ] + [
+      (
+          'user',
+          types.Part(
+              function_response=types.FunctionResponse(
+                  name='_lookup', response={'hours': f'HOURS-OF-{city}'}
+              )
+          ),
+      )
+      for city in ('oslo', 'rome')
+  ]
+  for author, part in imported:
+    await runner.session_service.append_event(
+        session,
+        Event(
+            invocation_id='imported',
+            author=author,
+            content=types.Content(
+                role='user' if author == 'user' else 'model', parts=[part]
+            ),
+        ),
+    )
+
+  await _run_in(runner, session.id, 'USER-1 and rome?')
+
+  request = model.requests[0]
+  kept = [p for c in request.contents for p in c.parts]
+  assert [p.function_call.args for p in kept if p.function_call] == [
+      {'city': 'rome'}
+  ]
+  assert [
+      p.function_response.response for p in kept if p.function_response
+  ] == [{'hours': 'HOURS-OF-rome'}]
+
+
+@pytest.mark.asyncio
+async def test_a_response_answers_the_latest_call_with_its_id():
+  # Call ids can repeat across invocations: a peer's answered call and, later,
+  # the agent's own call with the same id, answered by the client.
+  model = _ScriptedModel(script=['CONCIERGE-done'])
+  agent = LlmAgent(name='concierge', model=model, include_sources=['self'])
+  runner = InMemoryRunner(app=App(name='test_app', root_agent=agent))
+  session = await runner.session_service.create_session(
+      app_name='test_app', user_id='user'
+  )
+
+  def answer(city: str) -> types.Part:
+    return types.Part(
+        function_response=types.FunctionResponse(
+            id='call-1', name='_lookup', response={'hours': f'HOURS-OF-{city}'}
+        )
+    )
+
+  def call(city: str) -> types.Part:
+    return types.Part(
+        function_call=types.FunctionCall(
+            id='call-1', name='_lookup', args={'city': city}
+        )
+    )
+
+  imported = [
+      ('scout', call('oslo')),
+      ('scout', answer('oslo')),
+      ('concierge', call('rome')),
+      ('user', answer('rome')),
+  ]
+  for author, part in imported:
+    await runner.session_service.append_event(
+        session,
+        Event(
+            invocation_id='imported',
+            author=author,
+            content=types.Content(
+                role='user' if author == 'user' else 'model', parts=[part]
+            ),
+        ),
+    )
+
+  await _run_in(runner, session.id, 'USER-1 and rome?')
+
+  kept = [p for c in model.requests[0].contents for p in c.parts]
+  assert [
+      p.function_response.response for p in kept if p.function_response
+  ] == [{'hours': 'HOURS-OF-rome'}]
+
+
 class TestValidation:
 
   def test_defaults_to_none(self):
