@@ -379,13 +379,11 @@ async def test_workflow_node_with_tools_finishes_its_loop():
   ])
 
 
-@pytest.mark.asyncio
-@pytest.mark.parametrize('include_sources', [['self'], ['user']])
-async def test_call_and_response_without_ids_are_kept_or_dropped_together(
-    include_sources,
-):
-  # A history built by hand or imported from elsewhere has no call ids; the
-  # response, authored 'user', must still follow the call it answers.
+async def _concierge_request(
+    include_sources: list[str], imported: list[tuple[str, types.Part]]
+) -> LlmRequest:
+  """The request a `concierge` with `include_sources` builds after a history
+  imported as one event per (author, part)."""
   model = _ScriptedModel(script=['CONCIERGE-done'])
   agent = LlmAgent(
       name='concierge', model=model, include_sources=include_sources
@@ -394,18 +392,6 @@ async def test_call_and_response_without_ids_are_kept_or_dropped_together(
   session = await runner.session_service.create_session(
       app_name='test_app', user_id='user'
   )
-  imported = [
-      ('user', types.Part(text='USER-0 hours in oslo?')),
-      ('concierge', types.Part(function_call=_call_lookup('oslo'))),
-      (
-          'user',
-          types.Part(
-              function_response=types.FunctionResponse(
-                  name='_lookup', response={'hours': 'HOURS-OF-oslo'}
-              )
-          ),
-      ),
-  ]
   for author, part in imported:
     await runner.session_service.append_event(
         session,
@@ -419,8 +405,31 @@ async def test_call_and_response_without_ids_are_kept_or_dropped_together(
     )
 
   await _run_in(runner, session.id, 'USER-1 and rome?')
+  return model.requests[0]
 
-  text = _text(model.requests[0])
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize('include_sources', [['self'], ['user']])
+async def test_call_and_response_without_ids_are_kept_or_dropped_together(
+    include_sources,
+):
+  # A history built by hand or imported from elsewhere has no call ids; the
+  # response, authored 'user', must still follow the call it answers.
+  imported = [
+      ('user', types.Part(text='USER-0 hours in oslo?')),
+      ('concierge', types.Part(function_call=_call_lookup('oslo'))),
+      (
+          'user',
+          types.Part(
+              function_response=types.FunctionResponse(
+                  name='_lookup', response={'hours': 'HOURS-OF-oslo'}
+              )
+          ),
+      ),
+  ]
+  request = await _concierge_request(include_sources, imported)
+
+  text = _text(request)
   if include_sources == ['self']:
     assert 'call _lookup' in text and 'response _lookup' in text
   else:
@@ -431,12 +440,6 @@ async def test_call_and_response_without_ids_are_kept_or_dropped_together(
 async def test_an_id_less_response_answers_the_earliest_unanswered_call():
   # Two id-less calls of one tool, a peer's and then the agent's own; the
   # first answer posted back is the peer's, the second the agent's.
-  model = _ScriptedModel(script=['CONCIERGE-done'])
-  agent = LlmAgent(name='concierge', model=model, include_sources=['self'])
-  runner = InMemoryRunner(app=App(name='test_app', root_agent=agent))
-  session = await runner.session_service.create_session(
-      app_name='test_app', user_id='user'
-  )
   imported = [
       ('scout', types.Part(function_call=_call_lookup('oslo'))),
       ('concierge', types.Part(function_call=_call_lookup('rome'))),
@@ -451,21 +454,8 @@ async def test_an_id_less_response_answers_the_earliest_unanswered_call():
       )
       for city in ('oslo', 'rome')
   ]
-  for author, part in imported:
-    await runner.session_service.append_event(
-        session,
-        Event(
-            invocation_id='imported',
-            author=author,
-            content=types.Content(
-                role='user' if author == 'user' else 'model', parts=[part]
-            ),
-        ),
-    )
+  request = await _concierge_request(['self'], imported)
 
-  await _run_in(runner, session.id, 'USER-1 and rome?')
-
-  request = model.requests[0]
   kept = [p for c in request.contents for p in c.parts]
   assert [p.function_call.args for p in kept if p.function_call] == [
       {'city': 'rome'}
@@ -479,12 +469,6 @@ async def test_an_id_less_response_answers_the_earliest_unanswered_call():
 async def test_a_response_answers_the_latest_call_with_its_id():
   # Call ids can repeat across invocations: a peer's answered call and, later,
   # the agent's own call with the same id, answered by the client.
-  model = _ScriptedModel(script=['CONCIERGE-done'])
-  agent = LlmAgent(name='concierge', model=model, include_sources=['self'])
-  runner = InMemoryRunner(app=App(name='test_app', root_agent=agent))
-  session = await runner.session_service.create_session(
-      app_name='test_app', user_id='user'
-  )
 
   def answer(city: str) -> types.Part:
     return types.Part(
@@ -506,21 +490,9 @@ async def test_a_response_answers_the_latest_call_with_its_id():
       ('concierge', call('rome')),
       ('user', answer('rome')),
   ]
-  for author, part in imported:
-    await runner.session_service.append_event(
-        session,
-        Event(
-            invocation_id='imported',
-            author=author,
-            content=types.Content(
-                role='user' if author == 'user' else 'model', parts=[part]
-            ),
-        ),
-    )
+  request = await _concierge_request(['self'], imported)
 
-  await _run_in(runner, session.id, 'USER-1 and rome?')
-
-  kept = [p for c in model.requests[0].contents for p in c.parts]
+  kept = [p for c in request.contents for p in c.parts]
   assert [
       p.function_response.response for p in kept if p.function_response
   ] == [{'hours': 'HOURS-OF-rome'}]
