@@ -196,26 +196,8 @@ def _tests_base(
     target = folder / path
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(source, target)
-  _commit_all(folder, identity, "upstream's test files this PR adds to\n")
+  git.commit_all(folder, "upstream's test files this PR adds to\n", identity)
   return branch
-
-
-def _commit_all(
-    folder: pathlib.Path, identity: dict[str, str], message: str
-) -> None:
-  """Commits the whole work tree, empty or not, with `message` verbatim."""
-  git.run(folder, 'add', '-A')
-  git.run(
-      folder,
-      'commit',
-      '-q',
-      '--allow-empty',
-      '--cleanup=verbatim',
-      '-F',
-      '-',
-      env=identity,
-      input_text=message,
-  )
 
 
 def _export_one(
@@ -269,14 +251,14 @@ def _export_one(
           ),
           encoding='utf-8',
       )
-  _commit_all(
+  git.commit_all(
       folder,
-      identity,
       pr_template.render_message(
           pr,
           upstream_version=project.upstream_version,
           tests_into_upstream=into_upstream,
       ),
+      identity,
   )
   return base, git.run(
       folder,

@@ -66,3 +66,21 @@ def run(
         f'`git {" ".join(args)}` failed in {folder}:\n{result.stderr.strip()}'
     )
   return result.stdout
+
+
+def commit_all(
+    folder: pathlib.Path, message: str, identity: dict[str, str]
+) -> None:
+  """Commits the whole work tree, empty or not, with `message` verbatim."""
+  run(folder, 'add', '-A')
+  run(
+      folder,
+      'commit',
+      '-q',
+      '--allow-empty',
+      '--cleanup=verbatim',
+      '-F',
+      '-',
+      env=identity,
+      input_text=message,
+  )

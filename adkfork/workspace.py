@@ -58,18 +58,7 @@ def _write(folder: pathlib.Path, files: dict[str, bytes], paths) -> None:
 
 
 def _commit(folder: pathlib.Path, message: str) -> None:
-  git.run(folder, 'add', '-A')
-  git.run(
-      folder,
-      'commit',
-      '-q',
-      '--allow-empty',
-      '--cleanup=verbatim',
-      '-F',
-      '-',
-      env=git.TOOL_IDENTITY,
-      input_text=message,
-  )
+  git.commit_all(folder, message, git.TOOL_IDENTITY)
 
 
 def _modules_by_patch(

@@ -69,6 +69,8 @@ from typing import Any
 from typing import cast
 from typing import Optional
 
+from google.genai import types
+
 try:
   from ag_ui.core import AssistantMessage
   from ag_ui.core import BaseEvent
@@ -390,6 +392,22 @@ def _last_user_message_id(messages: Iterable[Any]) -> Optional[str]:
   return None
 
 
+def _with_parts(event: Event, kept: list[types.Part]) -> Optional[Event]:
+  """The event holding only `kept` of its parts, for ag-ui-adk's translator.
+
+  With none kept, an event that changes state or artifacts still goes on
+  without content, since ag-ui-adk sends what it changes; any other is None.
+  """
+  assert event.content is not None
+  if kept:
+    return event.model_copy(
+        update={'content': event.content.model_copy(update={'parts': kept})}
+    )
+  if event.actions.state_delta or event.actions.artifact_delta:
+    return event.model_copy(update={'content': None})
+  return None
+
+
 class _RunView:
   """Draws one AG-UI run's stream as the history built afterwards shows it.
 
@@ -438,15 +456,7 @@ class _RunView:
     kept = [part for part in parts if not self._is_agent_call(part)]
     if len(kept) == len(parts):
       return event
-    assert event.content is not None
-    if kept:
-      return event.model_copy(
-          update={'content': event.content.model_copy(update={'parts': kept})}
-      )
-    if event.actions.state_delta or event.actions.artifact_delta:
-      # ag-ui-adk still sends what the event changes.
-      return event.model_copy(update={'content': None})
-    return None
+    return _with_parts(event, kept)
 
   async def relay_internal_work(self, event: Event) -> Optional[Event]:
     """Sends an internal agent's run: that it works, and its tool calls.
@@ -475,15 +485,7 @@ class _RunView:
     if not work:
       return event
     kept = [part for part in parts if part not in work]
-    assert event.content is not None
-    if kept:
-      return event.model_copy(
-          update={'content': event.content.model_copy(update={'parts': kept})}
-      )
-    if event.actions.state_delta or event.actions.artifact_delta:
-      # ag-ui-adk still sends what the event changes.
-      return event.model_copy(update={'content': None})
-    return None
+    return _with_parts(event, kept)
 
   async def finish_internal_run(self, run: Optional[str] = None) -> None:
     """Ends an internal agent's run (every open one by default)."""
