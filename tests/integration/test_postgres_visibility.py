@@ -12,6 +12,7 @@ from typing import Any
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.agents.run_config import RunConfig
 from google.adk.agents.sequential_agent import SequentialAgent
+from google.adk.events._event_records import records_of
 from google.adk.events._internal_metadata import public_metadata
 from google.adk.events.event import Event
 from google.adk.models.base_llm import BaseLlm
@@ -19,7 +20,6 @@ from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import Runner
 from google.adk.sessions.database_session_service import DatabaseSessionService
 from google.adk.sessions.schemas import v0
-from google.adk.tools._tool_visibility import stamped_levels
 from google.genai import types
 import pytest
 from sqlalchemy import text
@@ -189,5 +189,5 @@ async def test_v0_rows_of_earlier_builds_read_back_on_postgres(
       'classifier',
       'internal',
   )
-  assert stamped_levels(classifier) == {'c1': 'hidden'}
+  assert records_of(classifier).levels == {'c1': 'hidden'}
   assert public_metadata(classifier.custom_metadata) == _RUN_METADATA

@@ -455,7 +455,8 @@ async def test_a_text_node_output_is_the_answer_not_the_verdict():
   # user: it is the answer, in words, and the grader's reply, a value the
   # function consumed, never follows it.
   assert _final_texts(events) == [_PUBLIC]
-  assert events[-1].output == _PUBLIC
+  # Shown in words only: the answer carries none of the node's data.
+  assert events[-1].output is None
   assert _SECRET not in _received_text(events)
   reloaded = [e for e in user_view(session.events) if e.author != 'user']
   assert [e.model_dump() for e in reloaded] == [e.model_dump() for e in events]

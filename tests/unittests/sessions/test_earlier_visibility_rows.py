@@ -27,12 +27,12 @@ from pathlib import Path
 import sqlite3
 
 from agentplatform import types as ap_types
+from google.adk.events._event_records import records_of
 from google.adk.events._internal_metadata import public_metadata
 from google.adk.events.event import Event
 from google.adk.sessions import vertex_ai_session_service
 from google.adk.sessions.database_session_service import DatabaseSessionService
 from google.adk.sessions.schemas import v0
-from google.adk.tools._tool_visibility import stamped_levels
 import sqlalchemy
 
 _APP = 'visibility_app'
@@ -88,7 +88,7 @@ async def test_v0_row_in_the_earlier_form_reads_back_internal(tmp_path: Path):
   )
 
   assert event.visibility == 'internal'
-  assert stamped_levels(event) == {'c1': 'hidden'}
+  assert records_of(event).levels == {'c1': 'hidden'}
   assert public_metadata(event.custom_metadata) == _USER_METADATA
 
   # Written again, it is stored in the current form.
@@ -119,7 +119,7 @@ async def test_tool_levels_under_the_earlier_key_read_back(tmp_path: Path):
   )
 
   assert event.visibility == 'internal'
-  assert stamped_levels(event) == {'c1': 'hidden'}
+  assert records_of(event).levels == {'c1': 'hidden'}
   assert public_metadata(event.custom_metadata) == _USER_METADATA
 
 
@@ -137,5 +137,5 @@ def test_vertex_field_by_field_event_in_the_earlier_form_reads_back_internal():
   event = vertex_ai_session_service._from_api_event(api_event)
 
   assert event.visibility == 'internal'
-  assert stamped_levels(event) == {'c1': 'hidden'}
+  assert records_of(event).levels == {'c1': 'hidden'}
   assert public_metadata(event.custom_metadata) == _USER_METADATA

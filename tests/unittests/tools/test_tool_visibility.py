@@ -27,12 +27,12 @@ from typing import AsyncGenerator
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.apps.app import App
 from google.adk.apps.app import ResumabilityConfig
+from google.adk.events._event_records import records_of
 from google.adk.events.event import Event
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
-from google.adk.tools._tool_visibility import stamped_levels
 from google.adk.tools.agent_tool import AgentTool
 from google.adk.tools.function_tool import FunctionTool
 from google.adk.workflow import START
@@ -102,7 +102,7 @@ def _levels(events: list[Event]) -> list[tuple[str, str, str]]:
   """(call name, 'call' or 'response', level) for each stored level."""
   found = []
   for event in events:
-    levels = stamped_levels(event)
+    levels = records_of(event).levels
     for call in event.get_function_calls():
       if call.id in levels:
         found.append((call.name, 'call', levels[call.id]))
@@ -217,7 +217,7 @@ def test_levels_stored_in_the_earlier_form_read_back():
       },
   )
 
-  assert stamped_levels(event) == {'c1': 'hidden'}
+  assert records_of(event).levels == {'c1': 'hidden'}
 
 
 @pytest.mark.asyncio

@@ -63,13 +63,13 @@ import click
 
 from ..agents.run_config import RunConfig
 from ..diagnostics._run_start import logger as _run_start_logger
+from ..events._event_records import progress_of
 from ..events.event import Event
 from ..events.user_messages import NestedRun
 from ..events.user_messages import ToolCard
 from ..events.user_messages import user_messages
 from ..events.user_messages import UserMessage
 from ..events.user_view import user_view
-from ..tools._nested_progress import progress_of
 
 HIDDEN: Final = 'hidden'
 MINIMAL: Final = 'minimal'

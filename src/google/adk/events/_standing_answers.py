@@ -23,11 +23,10 @@ wrote the refiner's ``output_key``, not the critic's verdict, which was the
 last thing said.
 
 So an internal reply that writes the ``output_key`` of a user-facing agent is
-marked, when it is produced, as standing for that agent's answer. When an
-invocation ends without a user-facing answer, the user's view shows the
-latest such reply before any other internal one (see ``user_view``). The mark
-is stored with the event's visibility entry, so a reloaded conversation makes
-the same choice as the live stream.
+marked, when it is produced, as standing for that agent's answer (the
+``'answer'`` record of ``events/_event_records.py``). When an invocation ends
+without a user-facing answer, the Runner chooses the latest such reply before
+any other internal one as the turn's answer (``events/_turn_end.py``).
 """
 
 from __future__ import annotations
@@ -37,6 +36,7 @@ from typing import Any
 from typing import Final
 from typing import TYPE_CHECKING
 
+from . import _event_records
 from . import _visibility_metadata
 
 if TYPE_CHECKING:
@@ -47,8 +47,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger('google_adk.' + __name__)
 
 _KEYS_METADATA_KEY: Final = '_adk_standing_answer_keys'
-# The entry of the event's visibility metadata that carries the mark.
-_ANSWER_ENTRY: Final = 'answer'
 
 
 def bind_to_invocation(
@@ -92,16 +90,8 @@ def mark_event(event: Event, invocation_context: InvocationContext) -> None:
   ):
     return
   event.custom_metadata = _visibility_metadata.with_entries(
-      event.custom_metadata, **{_ANSWER_ENTRY: True}
+      event.custom_metadata, **{_event_records.ANSWER: True}
   )
-
-
-def stands_for_answer(event: Event) -> bool:
-  """Whether an event was marked as standing for a user-facing answer."""
-  if not event.custom_metadata:
-    return False
-  entries = _visibility_metadata.read_entries(event.custom_metadata)
-  return entries.get(_ANSWER_ENTRY) is True
 
 
 def _collect(node: Any, index: Any, keys: set[str], visited: set[int]) -> None:

@@ -21,11 +21,13 @@ internal agent with ``output_key='intent'`` writes its reply to
 
 A key of an event's ``state_delta`` is *written by an internal agent* when
 the event is internal, and also when the event is user-facing but carries the
-key for an agent that ran as its tool: ``AgentTool`` forwards its agent's
-``state_delta`` into the caller's function response, which is authored by the
-user-facing caller. The Runner lists such keys on the event when it is
-produced (``tools/_tool_visibility.py``, the ``'state'`` entry of
-``events/_visibility_metadata.py``), so stored events say it as live ones do.
+key for an agent that ran as its tool or for a hidden tool: ``AgentTool``
+forwards its agent's ``state_delta`` into the caller's function response,
+which is authored by the user-facing caller, and a tool's writes travel with
+its response. The Runner lists such keys on the event when it is produced
+(``tools/_tool_visibility.py``, the ``'state'`` record of
+``events/_event_records.py``), so stored events say it as live ones do; an
+unreadable record withholds every key of the event.
 
 * **On events** (live and ``user_view`` of stored events): the keys an
   internal agent wrote are left out of ``state_delta`` unless the client
@@ -53,7 +55,7 @@ from typing import Any
 from typing import Optional
 from typing import TYPE_CHECKING
 
-from ..tools._tool_visibility import stamped_tool_writes
+from . import _event_records
 
 if TYPE_CHECKING:
   from .event import Event
@@ -87,7 +89,9 @@ def validate_client_state_keys(value: Any) -> Any:
 
 
 def delta_for_client(
-    event: Event, client_state_keys: Collection[str] = ()
+    event: Event,
+    client_state_keys: Collection[str] = (),
+    records: Optional[_event_records.EventRecords] = None,
 ) -> dict[str, Any]:
   """Returns the ``state_delta`` a client receives on ``event``.
 
@@ -95,6 +99,7 @@ def delta_for_client(
     event: A live or stored event.
     client_state_keys: Keys the client may see even when internal agents
       write them.
+    records: The event's records, when already read.
 
   Returns:
     The event's delta itself when every key may be sent, else a new dict
@@ -104,11 +109,9 @@ def delta_for_client(
   delta = event.actions.state_delta
   if not delta:
     return delta
-  withheld = {
-      key
-      for key in _internal_writes(event)
-      if key in delta and key not in client_state_keys
-  }
+  if records is None:
+    records = _event_records.records_of(event)
+  withheld = records.withheld_keys(delta, client_state_keys)
   if not withheld:
     return delta
   return {key: value for key, value in delta.items() if key not in withheld}
@@ -159,15 +162,8 @@ def _user_facing_values(
     if not delta:
       continue
     written.update(delta)
-    internal = _internal_writes(event)
+    withheld = _event_records.records_of(event).withheld_keys(delta, ())
     for key, value in delta.items():
-      if key not in internal:
+      if key not in withheld:
         shown[key] = value
   return shown, written
-
-
-def _internal_writes(event: Event) -> Collection[str]:
-  """Returns the keys of ``event``'s delta that an internal agent wrote."""
-  if not event.is_user_facing:
-    return event.actions.state_delta.keys()
-  return stamped_tool_writes(event)

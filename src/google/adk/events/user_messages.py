@@ -31,7 +31,9 @@ see:
 The tools through which a model steers the framework (a transfer, the end of
 a loop, structured output, a task's result) give no card. A turn starts with
 a message the user typed; the client's answer to one of its
-tools continues the turn it answers. The work of an agent or node run as a
+tools continues the turn it answers. Events are placed in their turn by
+invocation, never by position, so two turns that ran at once each keep their
+own answer. The work of an agent or node run as a
 tool (an ``AgentTool``'s nested run as recorded with its response, or the
 events on the tool's ``<tool>@<call id>`` branch) is the card's ``nested``
 run, never a card or text of its own. Errors are parts too.
@@ -44,6 +46,8 @@ events (partial) are left out: a client shows them while the turn runs.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+import dataclasses
 from typing import Any
 from typing import Iterable
 from typing import Literal
@@ -56,10 +60,9 @@ from pydantic import ConfigDict
 from pydantic import Field
 
 from ..tools import _nested_progress
-from ..tools._tool_visibility import calls_running_agents
 from ..tools._tool_visibility import FULL
-from ..tools._tool_visibility import shown_level
 from ..tools._tool_visibility import tool_call_of_branch
+from ._event_records import records_of
 from .event import Event
 from .user_view import user_view
 
@@ -153,19 +156,37 @@ def user_messages(
   builder = _Builder()
   for event in user_view(events, client_state_keys=client_state_keys):
     builder.add(event)
-  return builder.messages
+  return builder.messages()
+
+
+@dataclasses.dataclass
+class _Turn:
+  """A message the user sent and the assistant's reply to it."""
+
+  user: Optional[UserMessage] = None
+  reply: Optional[UserMessage] = None
+  # The runs of internal agents, whose tool calls are their work.
+  internal_runs: dict[str, NestedRun] = dataclasses.field(default_factory=dict)
 
 
 class _Builder:
   """Builds messages from the user's view of events, one event at a time."""
 
   def __init__(self) -> None:
-    self.messages: list[UserMessage] = []
-    self._reply: Optional[UserMessage] = None
+    self._turns: list[_Turn] = []
+    self._turn_of_invocation: dict[str, _Turn] = {}
+    self._turn_of_call: dict[str, _Turn] = {}
     self._cards: dict[str, ToolCard] = {}
     self._runs: dict[str, NestedRun] = {}
-    # The runs of internal agents, whose tool calls are their work.
-    self._internal_runs: dict[str, NestedRun] = {}
+
+  def messages(self) -> list[UserMessage]:
+    """Returns the messages, each reply after the message it answers."""
+    return [
+        message
+        for turn in self._turns
+        for message in (turn.user, turn.reply)
+        if message is not None
+    ]
 
   def add(self, event: Event) -> None:
     if event.partial:
@@ -174,7 +195,7 @@ class _Builder:
     if event.author == _USER_AUTHOR:
       self._add_user(event, parts)
       return
-    self._finish_internal_runs(event.author)
+    self._finish_internal_runs(event)
     run = self._enclosing_run(event)
     if run is not None:
       # The work of an agent run as a tool is its steps; what it says to the
@@ -185,7 +206,7 @@ class _Builder:
       internal = _nested_progress.internal_run_of(event)
       if internal is not None:
         parts = self._add_internal_work(event, parts, *internal)
-    agent_calls = calls_running_agents(event)
+    agent_calls = records_of(event).agent_calls
     for part in parts:
       if part.thought:
         continue
@@ -213,19 +234,23 @@ class _Builder:
       if card is not None:
         card.status = 'done'
         card.result = answer.response
+      answered = self._turn_of_call.get(answer.id or '')
+      if answered is not None:
+        # The client's answer continues the turn of the call it answers.
+        self._turn_of_invocation.setdefault(event.invocation_id, answered)
     if texts or _sends_media(parts):
       # A message the user sent starts a turn; an empty one (a client's
       # resume of a paused invocation) or a state write does not.
-      self.messages.append(
-          UserMessage(
+      turn = _Turn(
+          user=UserMessage(
               id=event.id,
               role='user',
               invocation_id=event.invocation_id,
               parts=[MessagePart(type='text', text=text) for text in texts],
           )
       )
-      self._reply = None
-      self._internal_runs = {}
+      self._turns.append(turn)
+      self._turn_of_invocation[event.invocation_id] = turn
 
   def _add_call(
       self,
@@ -243,7 +268,7 @@ class _Builder:
       self._runs[run.run] = run
       self._append(event, MessagePart(type='agent', agent=run))
       return
-    full = client or shown_level(event, call) == FULL
+    full = client or records_of(event).level_of(event, call) == FULL
     card = ToolCard(
         call_id=call.id or '',
         name=call.name or '',
@@ -254,14 +279,15 @@ class _Builder:
     )
     self._cards[card.call_id] = card
     self._append(event, MessagePart(type='tool', tool=card))
+    self._turn_of_call[card.call_id] = self._turn(event)
 
   def _add_response(
       self, event: Event, response: types.FunctionResponse
   ) -> None:
     run = self._runs.get(response.id or '')
     if run is not None:
-      recorded = _nested_progress.nested_runs(event).get(run.run)
-      if isinstance(recorded, dict):
+      recorded = records_of(event).nested.get(run.run)
+      if recorded is not None:
         _merge_recorded(run, recorded)
       if run.status == 'started':
         run.status = 'finished'
@@ -277,19 +303,20 @@ class _Builder:
       self, event: Event, parts: list[types.Part], run_id: str, agent: str
   ) -> list[types.Part]:
     """Adds an internal agent's tool calls to its run, drawn as its work."""
-    run = self._internal_runs.get(run_id)
+    internal_runs = self._turn(event).internal_runs
+    run = internal_runs.get(run_id)
     if run is None:
       run = NestedRun(run=run_id, agent=agent, status='started')
     kept = _add_work(run, event, parts)
-    if run.steps and run_id not in self._internal_runs:
-      self._internal_runs[run_id] = run
+    if run.steps and run_id not in internal_runs:
+      internal_runs[run_id] = run
       self._append(event, MessagePart(type='agent', agent=run))
     return kept
 
-  def _finish_internal_runs(self, author: str) -> None:
+  def _finish_internal_runs(self, event: Event) -> None:
     """An internal agent's run has ended once another author speaks."""
-    for run in self._internal_runs.values():
-      if run.agent != author and run.status == 'started':
+    for run in self._turn(event).internal_runs.values():
+      if run.agent != event.author and run.status == 'started':
         run.status = 'finished'
 
   def _enclosing_run(self, event: Event) -> Optional[NestedRun]:
@@ -297,13 +324,26 @@ class _Builder:
     found = tool_call_of_branch(event.branch, self._runs)
     return self._runs[found[0]] if found is not None else None
 
+  def _turn(self, event: Event) -> _Turn:
+    """The turn an event of the assistant belongs to, by its invocation.
+
+    An invocation no message started (one resumed by state alone) continues
+    the latest turn.
+    """
+    turn = self._turn_of_invocation.get(event.invocation_id)
+    if turn is None:
+      if not self._turns:
+        self._turns.append(_Turn())
+      turn = self._turn_of_invocation[event.invocation_id] = self._turns[-1]
+    return turn
+
   def _append(self, event: Event, part: MessagePart) -> None:
-    if self._reply is None:
-      self._reply = UserMessage(
+    turn = self._turn(event)
+    if turn.reply is None:
+      turn.reply = UserMessage(
           id=event.id, role='assistant', invocation_id=event.invocation_id
       )
-      self.messages.append(self._reply)
-    self._reply.parts.append(part)
+    turn.reply.parts.append(part)
 
 
 def _sends_media(parts: list[types.Part]) -> bool:
@@ -342,7 +382,7 @@ def _add_work(
   return kept
 
 
-def _merge_recorded(run: NestedRun, record: dict[str, Any]) -> None:
+def _merge_recorded(run: NestedRun, record: Mapping[str, Any]) -> None:
   """Takes the steps and outcome recorded with an agent tool's response."""
   try:
     recorded = NestedRun.model_validate({**record, 'run': run.run})

@@ -36,13 +36,14 @@ that reloads a conversation sees what it saw live.
   the caller asked for.
 * An event left with nothing to say (no progress, no actions) is dropped.
 * Error events always pass, with their error code and message.
-* The user is never left without an answer: an invocation that ends with no
-  user-facing answer (a final response with text or media, or a node's
-  output) shows an internal answer after all, as it is and as a final
-  response, after the invocation's other events. It is the latest reply that
-  stands for a user-facing agent's answer (``_standing_answers``), else the
-  latest reply in words, else the latest structured one: a verdict or a label
-  is shown only when nothing else was said.
+* The user is never left without an answer: an invocation that ended with no
+  user-facing answer (a final response with text or media) shows the event
+  the Runner recorded as its answer (``events/_turn_end.py``), in words only
+  and as a final response, where the record stands: after the invocation's
+  other events. A turn that did not end (cut short by a disconnect, a crash
+  or an error) has no such record and shows no answer.
+* Whatever the records say is read through ``events/_event_records.py``,
+  where a missing or damaged record shows less, never more.
 
 Tool traffic is shown at the level its tool has (``BaseTool.visibility``,
 ``LlmAgent.tool_visibility``): ``'full'``, ``'minimal'`` (name and call id) or
@@ -68,14 +69,11 @@ from typing import TYPE_CHECKING
 
 from google.genai import types
 
-from . import _standing_answers
+from . import _event_records
 from . import _state_view
-from ..tools._nested_progress import progress_of
+from . import _turn_end
 from ..tools._tool_visibility import FULL
 from ..tools._tool_visibility import HIDDEN
-from ..tools._tool_visibility import is_inside_hidden_tool
-from ..tools._tool_visibility import shown_level
-from ..workflow._workflow_visibility import says_something
 
 if TYPE_CHECKING:
   from ..agents.run_config import RunConfig
@@ -89,8 +87,6 @@ ALLOWED_VISIBILITY_MODES: Final[tuple[str, ...]] = (ANNOTATE, FILTER)
 
 # What an agent said, as opposed to what it did. Actions, ids, author, branch,
 # node info, error fields and usage stay on a progress event.
-# Fallback ranks: a text node output, a standing answer, words, data.
-_FALLBACK_RANKS: Final = 4
 _PAYLOAD_FIELDS: Final[tuple[str, ...]] = (
     'output',
     'input_transcription',
@@ -168,7 +164,10 @@ async def for_caller(
   """
   if run_config is None or run_config.visibility_mode != FILTER:
     async for event in events:
-      yield event
+      # The record of a turn's end is for the user's view; annotate mode
+      # sends what upstream sends.
+      if not (event.custom_metadata and _turn_end.is_record(event)):
+        yield event
     return
   view = _UserView(frozenset(run_config.client_state_keys or ()))
   async for event in events:
@@ -181,109 +180,90 @@ async def for_caller(
 class _UserView:
   """The user's view of a stream of events, one invocation after another.
 
-  An invocation can end without a user-facing answer in words: a workflow
-  whose result is a node's output that no agent said, a loop whose last word
-  is an internal agent's, every agent marked internal, a refiner that ended
-  its loop without a word. So at its end one answer is shown after all, as a
-  final response: the latest text a user-facing node output, else the latest
-  internal reply that stands for a user-facing agent's answer, else the
-  latest internal reply in words, else the latest structured one. The same
-  rule applies live and to stored events, which is why it is decided here and
-  not by the Runner.
+  An invocation that ended without a user-facing answer in words carries the
+  Runner's record of its end, naming the event that answers it; that event is
+  shown there, in words only. The same events give the same view live and
+  stored, which is why the answer is recorded by the Runner and shown here.
   """
 
   def __init__(self, client_state_keys: frozenset[str]) -> None:
     self._client_state_keys = client_state_keys
     self._invocation_id: Optional[str] = None
-    self._answered = False
-    # The latest candidate of each rank, in the order they are chosen.
-    self._candidates: list[Optional[Event]] = [None] * _FALLBACK_RANKS
+    # The invocation's events, by id, for the one its end record names.
+    self._events: dict[str, Event] = {}
 
   def add(self, event: Event) -> list[Event]:
     """Returns what the user sees for the next event, in order."""
-    shown = []
     if event.invocation_id != self._invocation_id:
-      shown.extend(self.finish())
       self._invocation_id = event.invocation_id
-    event_for_user = _for_user(event, self._client_state_keys)
-    if event_for_user is not None:
-      shown.append(event_for_user)
-      if event.author != _USER_AUTHOR and _leaves_user_something(
-          event_for_user
-      ):
-        self._answered = True
-    if event.output is not None or not event.is_user_facing:
-      rank = _fallback_rank(event)
-      if rank is not None:
-        self._candidates[rank] = event
-    return shown
+      self._events = {}
+    records = _event_records.records_of(event)
+    if records.turn_answer is not None:
+      answer = self._events.get(records.turn_answer)
+      shown = _in_words(answer) if answer is not None else None
+      return [shown] if shown is not None else []
+    if not event.partial:
+      self._events[event.id] = event
+    shown = _for_user(event, self._client_state_keys, records)
+    return [shown] if shown is not None else []
 
   def finish(self) -> list[Event]:
-    """Ends the current invocation; returns its fallback answer, if any."""
-    fallback = next((e for e in self._candidates if e is not None), None)
-    answered = self._answered
-    self._answered = False
-    self._candidates = [None] * _FALLBACK_RANKS
-    if answered or fallback is None:
-      return []
-    update: dict[str, Any] = {'visibility': None}
-    if fallback.content is None:
-      update['content'] = types.ModelContent(
-          parts=[types.Part(text=fallback.output)]
-      )
-    return [fallback.model_copy(update=update)]
+    """Ends the stream; nothing is left to show."""
+    self._events = {}
+    return []
 
 
-def _fallback_rank(event: Event) -> Optional[int]:
-  """Ranks an event as the answer of last resort, 0 preferred, or None."""
-  if event.is_user_facing:
-    # A node's output that is text, which the event carries in no words.
-    if (
-        isinstance(event.output, str)
-        and event.output
-        and not event.partial
-        and event.content is None
-    ):
-      return 0
+def _in_words(event: Event) -> Optional[Event]:
+  """Returns a turn's answer as the user reads it: its words, nothing else.
+
+  Not its state, actions or data: what an internal agent wrote to state
+  reaches a client only through ``client_state_keys``.
+  """
+  from .event import Event
+
+  parts = (event.content.parts if event.content else None) or ()
+  texts = [part.text for part in parts if part.text and not part.thought]
+  if not texts and isinstance(event.output, str) and event.output:
+    texts = [event.output]
+  if not texts:
     return None
-  if not _is_answer(event):
-    return None
-  if _standing_answers.stands_for_answer(event):
-    return 1
-  if event.output is not None and not event.node_info.message_as_output:
-    # Structured output: data another node read.
-    return 3
-  return 2
-
-
-def _leaves_user_something(event: Event) -> bool:
-  """Whether a shown event answers the user or asks them to act."""
-  return _is_answer(event) or bool(event.long_running_tool_ids)
-
-
-def _is_answer(event: Event) -> bool:
-  """Whether an event is a final response that says something to read."""
-  if event.partial or event.error_code or not event.is_final_response():
-    return False
-  return says_something(event)
+  return Event(
+      id=event.id,
+      invocation_id=event.invocation_id,
+      author=event.author,
+      branch=event.branch,
+      timestamp=event.timestamp,
+      content=types.ModelContent(
+          parts=[types.Part(text=text) for text in texts]
+      ),
+  )
 
 
 def _for_user(
-    event: Event, client_state_keys: frozenset[str] = frozenset()
+    event: Event,
+    client_state_keys: frozenset[str],
+    records: _event_records.EventRecords,
 ) -> Event | None:
-  if progress_of(event) is not None:
+  if records.progress is not None:
     # Already at the level the caller asked for (tools/_nested_progress.py).
     return event
+  if event.custom_metadata and (
+      _event_records.PROGRESS_METADATA_KEY in event.custom_metadata
+  ):
+    # A progress update the Runner did not relay: what a caller put there.
+    event = event.model_copy(
+        update={'custom_metadata': _without_progress(event.custom_metadata)}
+    )
   is_error = bool(event.error_code or event.error_message)
-  user_facing = event.is_user_facing
+  user_facing = records.user_facing
   if not user_facing and event.partial and not is_error:
     return None
-  if is_inside_hidden_tool(event) and not is_error:
+  if records.inside_hidden_tool and not is_error:
     return None
   actions = event.actions
   # State is an agent's output too: what internal agents wrote stays out,
   # also when a user-facing event carries it for an agent it ran as a tool.
-  delta = _state_view.delta_for_client(event, client_state_keys)
+  delta = _state_view.delta_for_client(event, client_state_keys, records)
   if not user_facing and (
       actions.skip_summarization
       or actions.agent_state is not None
@@ -302,7 +282,7 @@ def _for_user(
   elif delta is not actions.state_delta:
     actions = actions.model_copy(update={'state_delta': delta})
   parts = (event.content.parts if event.content else None) or []
-  kept_parts = _parts_for_user(event, parts, user_facing)
+  kept_parts = _parts_for_user(event, parts, records)
   if user_facing and kept_parts is parts and actions is event.actions:
     if parts or is_error or not event.is_final_response():
       return event
@@ -344,7 +324,9 @@ def _for_user(
 
 
 def _parts_for_user(
-    event: Event, parts: list[types.Part], user_facing: bool
+    event: Event,
+    parts: list[types.Part],
+    records: _event_records.EventRecords,
 ) -> list[types.Part]:
   """Returns ``parts`` itself when every part is shown as it is."""
   kept: list[types.Part] = []
@@ -352,12 +334,12 @@ def _parts_for_user(
   for part in parts:
     call = part.function_call or part.function_response
     if call is None:
-      if user_facing:
+      if records.user_facing:
         kept.append(part)
       else:
         changed = True
       continue
-    level = shown_level(event, call)
+    level = records.level_of(event, call)
     if level == FULL:
       kept.append(part)
     elif level == HIDDEN:
@@ -381,6 +363,15 @@ def _minimal(part: types.Part) -> types.Part:
           id=response.id, name=response.name
       )
   )
+
+
+def _without_progress(metadata: dict[str, Any]) -> Optional[dict[str, Any]]:
+  kept = {
+      key: value
+      for key, value in metadata.items()
+      if key != _event_records.PROGRESS_METADATA_KEY
+  }
+  return kept or None
 
 
 def _has_actions(actions: EventActions) -> bool:

@@ -106,6 +106,8 @@ except ImportError as e:
   ) from e
 
 from ..agents.run_config import RunConfig
+from ..events._event_records import progress_of
+from ..events._event_records import records_of
 from ..events._state_view import state_for_client
 from ..events._state_view import validate_client_state_keys
 from ..events.event import Event
@@ -118,11 +120,8 @@ from ..sessions.base_session_service import GetSessionConfig
 from ..sessions.session import Session
 from ..tools._nested_progress import internal_run_of
 from ..tools._nested_progress import is_work
-from ..tools._nested_progress import nested_runs
-from ..tools._nested_progress import progress_of
 from ..tools._nested_progress import steps_of
 from ..tools._tool_visibility import ALLOWED_TOOL_VISIBILITIES
-from ..tools._tool_visibility import calls_running_agents
 from ..tools._tool_visibility import FULL
 from ..tools._tool_visibility import HIDDEN
 from ..tools._tool_visibility import MINIMAL
@@ -448,8 +447,9 @@ class _RunView:
 
   def for_translator(self, event: Event) -> Optional[Event]:
     """The event without the calls of tools that run an agent, or None."""
-    self._agent_calls |= calls_running_agents(event)
-    self._agent_calls |= nested_runs(event).keys()
+    records = records_of(event)
+    self._agent_calls |= records.agent_calls
+    self._agent_calls |= records.nested.keys()
     parts = (event.content.parts if event.content else None) or []
     if not self._agent_calls or not parts:
       return event

@@ -26,7 +26,9 @@ A progress event is partial and has no content: the Runner neither stores it
 nor puts it in a model's request, passes it on without the processing the
 app's events get (plugins do not see it), and a client that does not know it
 shows nothing. Its ``custom_metadata['adk_progress']`` holds one update of the
-nested run:
+nested run; an ADK-internal mark beside it says the Runner relayed it, so a
+caller that puts ``adk_progress`` on its own events makes no progress event
+of them (``events/_event_records.py``). The update:
 
 * ``run``: the nested run's id, which is the id of the function call that
   started it; ``parent_run``: the nested run it runs in, for an agent tool
@@ -67,6 +69,7 @@ from typing import TYPE_CHECKING
 from google.genai import types
 
 from . import _tool_visibility
+from ..events import _event_records
 from ..events import _visibility_metadata
 from ..utils._function_call_names import CLIENT_FUNCTION_CALL_NAMES
 from ..utils.context_utils import Aclosing
@@ -80,14 +83,11 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger('google_adk.' + __name__)
 
-PROGRESS_METADATA_KEY: Final = 'adk_progress'
+PROGRESS_METADATA_KEY: Final = _event_records.PROGRESS_METADATA_KEY
 """The ``custom_metadata`` key of a progress event's update. Not an internal
 key: the client reads it."""
 
 _RECORDS_METADATA_KEY: Final = '_adk_nested_run_records'
-# The entry of a function response's visibility metadata that holds the
-# nested runs its calls made, by call id.
-NESTED_ENTRY: Final = 'nested'
 
 _USER_AUTHOR: Final = 'user'
 CONTROL_TOOLS: Final = frozenset({
@@ -154,26 +154,11 @@ def stamp_event(event: Event, invocation_context: InvocationContext) -> None:
   }
   if found:
     event.custom_metadata = _visibility_metadata.with_entries(
-        event.custom_metadata, **{NESTED_ENTRY: found}
+        event.custom_metadata, **{_event_records.NESTED: found}
     )
 
 
-def nested_runs(event: Event) -> dict[str, Any]:
-  """Returns the nested runs stored with a function response, by call id."""
-  runs = _visibility_metadata.read_entries(event.custom_metadata).get(
-      NESTED_ENTRY
-  )
-  # Stored events are data: anything but a mapping records none.
-  return dict(runs) if isinstance(runs, dict) else {}
-
-
-def progress_of(event: Event) -> Optional[dict[str, Any]]:
-  """Returns a progress event's update, or None for any other event."""
-  metadata = event.custom_metadata
-  if not metadata:
-    return None
-  update = metadata.get(PROGRESS_METADATA_KEY)
-  return update if isinstance(update, dict) else None
+progress_of = _event_records.progress_of
 
 
 async def relay(
@@ -244,7 +229,7 @@ def internal_run_of(event: Event) -> Optional[tuple[str, str]]:
   if (
       event.is_user_facing
       or event.author == _USER_AUTHOR
-      or progress_of(event) is not None
+      or _event_records.progress_of(event) is not None
   ):
     return None
   path = event.node_info.path if event.node_info else ''
@@ -270,14 +255,13 @@ def steps_of(
   """
   if parts is None:
     parts = (event.content.parts if event.content else None) or ()
+  records = _event_records.records_of(event)
   steps: list[dict[str, Any]] = []
   for part in parts:
     call = part.function_call or part.function_response
     if call is None or not call.id or not call.name:
       continue
-    shown_at = _tool_visibility.stricter(
-        level, _tool_visibility.shown_level(event, call)
-    )
+    shown_at = _tool_visibility.stricter(level, records.level_of(event, call))
     if shown_at == HIDDEN:
       continue
     step: dict[str, Any] = {'id': call.id, 'name': call.name}
@@ -363,7 +347,7 @@ class NestedRun:
 
   async def forward(self, event: Event) -> None:
     """Tells the client what an event of the nested run shows of its work."""
-    inner = progress_of(event)
+    inner = _event_records.progress_of(event)
     if inner is not None:
       await self._forward_inner(inner, event.author)
       return
@@ -435,7 +419,7 @@ class NestedRun:
         branch=self._invocation_context.branch,
         partial=True,
         visibility='internal',
-        custom_metadata={PROGRESS_METADATA_KEY: update},
+        custom_metadata=_event_records.progress_metadata(update),
     )
     await self._invocation_context._enqueue_event(event)
 

@@ -47,16 +47,18 @@ A tool that runs an agent or a node answers at its level in every channel:
 * The state the tool's agent writes is the agent's output too. ``AgentTool``
   forwards it into the ``state_delta`` of the call's function response, which
   the user-facing caller authors; the keys of such a response are recorded
-  as written by an internal agent (see ``events/_state_view.py``). A
-  parallel batch merges its calls' deltas into one event, so which call
-  wrote a key cannot be told: every key of a batch that answers a tool
-  running an agent is recorded, and a key a plain tool of the same batch
-  wrote reaches the client only when named in ``client_state_keys``.
+  as written by an internal agent (see ``events/_state_view.py``). So are
+  the keys a ``'hidden'`` tool writes, which travel with its response: a
+  hidden tool shows the client nothing, its state included. A parallel batch
+  merges its calls' deltas into one event, so which call wrote a key cannot
+  be told: every key of a batch that answers a tool running an agent or a
+  hidden tool is recorded, and a key another tool of the same batch wrote
+  reaches the client only when named in ``client_state_keys``.
 
 The level is decided when the event is produced, where the tool objects are
-known, and stored with the event in its ADK-internal visibility entry (see
-``events/_visibility_metadata.py``), so stored events alone say what a client
-may see of them.
+known, and stored with the event in its ADK-internal visibility entry, so
+stored events alone say what a client may see of them; they are read back,
+failed closed, by ``events/_event_records.py``.
 """
 
 from __future__ import annotations
@@ -71,8 +73,8 @@ from typing import Final
 from typing import Literal
 from typing import TYPE_CHECKING
 
+from ..events import _event_records
 from ..events import _visibility_metadata
-from ..events._internal_metadata import INTERNAL_METADATA_PREFIX
 from ..utils._function_call_names import CLIENT_FUNCTION_CALL_NAMES
 
 if TYPE_CHECKING:
@@ -91,21 +93,9 @@ FULL: Final = 'full'
 ALLOWED_TOOL_VISIBILITIES: Final[tuple[str, ...]] = (HIDDEN, MINIMAL, FULL)
 
 _TABLE_METADATA_KEY: Final = '_adk_tool_visibility_table'
-# The entry of the event's visibility metadata that holds its levels.
-_LEVELS_ENTRY: Final = 'tools'
-# The entry that lists the keys a tool's agent wrote into the delta of a
-# user-facing event (see ``events/_state_view.py``).
-_STATE_ENTRY: Final = 'state'
-# The entry that marks an event produced inside a hidden tool's call.
-_INSIDE_ENTRY: Final = 'inside'
-# The entry that lists the calls of an event that run an agent or a node.
-_AGENT_CALLS_ENTRY: Final = 'agents'
 _USER_AUTHOR: Final = 'user'
 _FINISH_TASK: Final = 'finish_task'
 _STRICTEST_FIRST: Final[tuple[str, ...]] = (HIDDEN, MINIMAL, FULL)
-# Where earlier builds of this distribution stored the levels; the events they
-# stored keep them there.
-_EARLIER_LEVELS_KEY: Final = INTERNAL_METADATA_PREFIX + 'tool_visibility'
 
 
 def validate_tool_visibility(value: Any, *, owner: str) -> Any:
@@ -245,9 +235,9 @@ def stamp_event(event: Event, invocation_context: InvocationContext) -> None:
   The levels of calls and responses whose tool sets a level, or runs an
   agent, by call id; the rest take the default of the event's visibility.
   The calls of tools that run an agent or a node, which a client draws as
-  that agent's work rather than as a tool. The state keys a tool's agent
-  wrote into the event's ``state_delta``. And whether the event was
-  produced inside a hidden tool's call.
+  that agent's work rather than as a tool. The state keys a tool's agent or
+  a hidden tool wrote into the event's ``state_delta``. And whether the
+  event was produced inside a hidden tool's call.
 
   Args:
     event: The event, before plugins see it and before it is persisted.
@@ -258,11 +248,12 @@ def stamp_event(event: Event, invocation_context: InvocationContext) -> None:
     return
   entries: dict[str, Any] = {}
   if _enclosing_tool_level(event, table) == HIDDEN:
-    entries[_INSIDE_ENTRY] = HIDDEN
+    entries[_event_records.INSIDE] = HIDDEN
   parts = (event.content.parts if event.content else None) or []
   levels: dict[str, ToolVisibility] = {}
   agent_calls: list[str] = []
-  answers_agent_tool = False
+  # Whether the event answers a tool whose writes a client may not see.
+  answers_withheld_tool = False
   for part in parts:
     call = part.function_call or part.function_response
     if call is None or not call.id or not call.name:
@@ -271,47 +262,22 @@ def stamp_event(event: Event, invocation_context: InvocationContext) -> None:
     level = table.levels.get(key)
     if level is not None:
       levels[call.id] = level
-    if key in table.agent_tools:
-      if part.function_response is not None:
-        answers_agent_tool = True
-      elif level != HIDDEN:
-        agent_calls.append(call.id)
+    if part.function_response is not None and (
+        level == HIDDEN or key in table.agent_tools
+    ):
+      answers_withheld_tool = True
+    elif key in table.agent_tools and level != HIDDEN:
+      agent_calls.append(call.id)
   if levels:
-    entries[_LEVELS_ENTRY] = levels
+    entries[_event_records.TOOLS] = levels
   if agent_calls:
-    entries[_AGENT_CALLS_ENTRY] = agent_calls
-  if answers_agent_tool and event.actions.state_delta:
-    entries[_STATE_ENTRY] = sorted(event.actions.state_delta)
+    entries[_event_records.AGENTS] = agent_calls
+  if answers_withheld_tool and event.actions.state_delta:
+    entries[_event_records.STATE] = sorted(event.actions.state_delta)
   if entries:
     event.custom_metadata = _visibility_metadata.with_entries(
         event.custom_metadata, **entries
     )
-
-
-def stamped_tool_writes(event: Event) -> frozenset[str]:
-  """Returns the state keys a tool's agent wrote, as stored on an event."""
-  keys = _visibility_metadata.read_entries(event.custom_metadata).get(
-      _STATE_ENTRY
-  )
-  # Stored events are data: anything but a list of keys marks none.
-  return frozenset(keys) if isinstance(keys, list) else frozenset()
-
-
-def calls_running_agents(event: Event) -> frozenset[str]:
-  """Returns the ids of an event's calls of tools that run an agent or node."""
-  ids = _visibility_metadata.read_entries(event.custom_metadata).get(
-      _AGENT_CALLS_ENTRY
-  )
-  # Stored events are data: anything but a list of ids marks none.
-  return frozenset(ids) if isinstance(ids, list) else frozenset()
-
-
-def is_inside_hidden_tool(event: Event) -> bool:
-  """Whether an event was produced inside the call of a hidden tool."""
-  if not event.custom_metadata:
-    return False
-  entries = _visibility_metadata.read_entries(event.custom_metadata)
-  return entries.get(_INSIDE_ENTRY) == HIDDEN
 
 
 def _enclosing_tool_level(
@@ -334,24 +300,6 @@ def _enclosing_tool_level(
   if not found:
     return None
   return min(found, key=_STRICTEST_FIRST.index)
-
-
-def shown_level(event: Event, call: Any) -> str:
-  """Returns the level at which a call or response of an event is shown.
-
-  Args:
-    event: The event that carries the part.
-    call: The part's ``FunctionCall`` or ``FunctionResponse``.
-  """
-  if call.name in CLIENT_FUNCTION_CALL_NAMES or call.id in (
-      event.long_running_tool_ids or ()
-  ):
-    # The client must act on it.
-    return FULL
-  level = stamped_levels(event).get(call.id or '')
-  if level in ALLOWED_TOOL_VISIBILITIES:
-    return str(level)
-  return FULL if event.is_user_facing else MINIMAL
 
 
 def level_of_tool(
@@ -393,15 +341,6 @@ def tool_call_of_branch(
     if at and call_id in call_ids:
       return call_id, name
   return None
-
-
-def stamped_levels(event: Event) -> Mapping[str, Any]:
-  """Returns the levels stored on an event, by function call id."""
-  metadata = event.custom_metadata
-  levels = _visibility_metadata.read_entries(metadata).get(_LEVELS_ENTRY)
-  if levels is None and metadata:
-    levels = metadata.get(_EARLIER_LEVELS_KEY)
-  return levels if isinstance(levels, Mapping) else {}
 
 
 def _static_tool_names(agent: Any) -> set[str] | None:
