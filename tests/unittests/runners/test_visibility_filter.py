@@ -21,6 +21,7 @@ meaningful next to the check that the user-facing words are present.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 from typing import AsyncGenerator
 
@@ -30,6 +31,7 @@ from google.adk.agents.loop_agent import LoopAgent
 from google.adk.agents.run_config import RunConfig
 from google.adk.agents.run_config import StreamingMode
 from google.adk.agents.sequential_agent import SequentialAgent
+from google.adk.events._state_view import state_for_client
 from google.adk.events.event import Event
 from google.adk.events.user_view import user_view
 from google.adk.models.base_llm import BaseLlm
@@ -39,6 +41,7 @@ from google.adk.runners import InMemoryRunner
 from google.adk.sessions.session import Session
 from google.adk.tools.agent_tool import AgentTool
 from google.adk.tools.exit_loop_tool import exit_loop
+from google.adk.tools.tool_context import ToolContext
 from google.adk.workflow import FunctionNode
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
@@ -479,3 +482,200 @@ async def test_a_route_at_the_end_is_no_empty_answer():
   # so the documented loop reads exactly the writer's answer.
   assert [e for e in events if e.actions.route]
   assert _final_texts(events) == [_PUBLIC]
+
+
+class _FailingLlm(BaseLlm):
+  """A model whose call fails, as a lost connection to it does."""
+
+  model: str = 'failing-llm'
+
+  async def generate_content_async(
+      self, llm_request: LlmRequest, stream: bool = False
+  ) -> AsyncGenerator[LlmResponse, None]:
+    del llm_request, stream
+    raise ConnectionError(f'model unreachable {_SECRET}')
+    yield  # pylint: disable=unreachable
+
+
+def _replies(events: list[Event]) -> list[Event]:
+  return [e for e in events if e.author != 'user']
+
+
+def _turn_records(events: list[Event]) -> list[Event]:
+  return [
+      e
+      for e in events
+      if (e.custom_metadata or {})
+      .get('__adk_internal_visibility', {})
+      .get('turn')
+  ]
+
+
+@pytest.mark.asyncio
+async def test_a_turn_that_failed_shows_no_internal_answer():
+  pipeline = SequentialAgent(
+      name='pipeline',
+      sub_agents=[
+          _agent('classifier', f'route booking {_SECRET}'),
+          LlmAgent(name='booker', model=_FailingLlm()),
+      ],
+  )
+  runner = InMemoryRunner(agent=pipeline, app_name='filter_app')
+  session = await runner.session_service.create_session(
+      app_name='filter_app', user_id=_USER_ID
+  )
+  received: list[Event] = []
+
+  with pytest.raises(ConnectionError):
+    async for event in runner.run_async(
+        user_id=_USER_ID,
+        session_id=session.id,
+        new_message=types.UserContent(parts=[types.Part(text='book a trip')]),
+        run_config=RunConfig(visibility_mode='filter'),
+    ):
+      received.append(event)
+
+  # The classifier's label is not the turn's answer, live or reloaded: the
+  # turn never ended, so the Runner recorded no end and nothing stands in.
+  stored = await runner.session_service.get_session(
+      app_name='filter_app', user_id=_USER_ID, session_id=session.id
+  )
+  assert stored is not None
+  assert _SECRET in _received_text(stored.events)
+  assert not _turn_records(stored.events)
+  assert _final_texts(received) == []
+  assert _SECRET not in _received_text(received)
+  assert _final_texts(_replies(user_view(stored.events))) == []
+
+
+@pytest.mark.asyncio
+async def test_a_turn_the_caller_left_shows_no_internal_answer():
+  runner = InMemoryRunner(agent=_pipeline(), app_name='filter_app')
+  session = await runner.session_service.create_session(
+      app_name='filter_app', user_id=_USER_ID
+  )
+
+  # The client goes away after the classifier's event, as a closed SSE
+  # stream does: the booker never answers.
+  async with contextlib.aclosing(
+      runner.run_async(
+          user_id=_USER_ID,
+          session_id=session.id,
+          new_message=types.UserContent(parts=[types.Part(text='book a trip')]),
+          run_config=RunConfig(visibility_mode='filter'),
+      )
+  ) as events:
+    async for event in events:
+      if event.author == 'classifier':
+        break
+
+  stored = await runner.session_service.get_session(
+      app_name='filter_app', user_id=_USER_ID, session_id=session.id
+  )
+  assert stored is not None
+  assert [e.author for e in stored.events] == ['user', 'classifier']
+  assert _final_texts(_replies(user_view(stored.events))) == []
+  assert _SECRET not in _received_text(user_view(stored.events))
+
+
+@pytest.mark.asyncio
+async def test_a_root_internal_agent_answers_without_its_state():
+  root = _agent(
+      'classifier', _PUBLIC, visibility='internal', output_key='intent'
+  )
+
+  events, session, _ = await _run(root, RunConfig(visibility_mode='filter'))
+
+  # Only explicit values silence a run; the answer shown then is words only,
+  # never the state the internal agent wrote.
+  assert _final_texts(events) == [_PUBLIC]
+  assert all(not e.actions.state_delta for e in events)
+  assert session.state['intent'] == _PUBLIC
+  reloaded = [e for e in user_view(session.events) if e.author != 'user']
+  assert [e.model_dump() for e in reloaded] == [e.model_dump() for e in events]
+  assert len(_turn_records(session.events)) == 1
+
+
+@pytest.mark.asyncio
+async def test_annotate_mode_is_not_sent_the_record_of_a_turns_end():
+  root = _agent('classifier', _PUBLIC, visibility='internal')
+
+  events, session, _ = await _run(root)
+
+  assert [(e.author, e.is_user_facing) for e in events] == [
+      ('classifier', False)
+  ]
+  assert len(_turn_records(session.events)) == 1
+
+
+@pytest.mark.asyncio
+async def test_a_turn_with_an_answer_stores_no_record_of_its_end():
+  _, annotated, _ = await _run(_pipeline())
+  _, filtered, _ = await _run(_pipeline(), RunConfig(visibility_mode='filter'))
+
+  assert [e.author for e in annotated.events] == [
+      'user',
+      'classifier',
+      'booker',
+  ]
+  assert [e.author for e in filtered.events] == [
+      'user',
+      'classifier',
+      'booker',
+  ]
+
+
+@pytest.mark.parametrize(
+    'progress', [{}, {'run': 'x', 'status': 'step', 'step': {'id': 'c1'}}]
+)
+@pytest.mark.asyncio
+async def test_progress_metadata_a_caller_sends_does_not_switch_the_filter_off(
+    progress: dict[str, Any],
+):
+  booker = _agent(
+      'booker',
+      types.FunctionCall(name='_search_flights', args={'city': 'Oslo'}),
+      _PUBLIC,
+      tools=[_search_flights],
+      tool_visibility={'_search_flights': 'hidden'},
+  )
+  pipeline = SequentialAgent(
+      name='pipeline',
+      sub_agents=[_agent('classifier', f'route {_SECRET}'), booker],
+  )
+  run_config = RunConfig(
+      visibility_mode='filter', custom_metadata={'adk_progress': progress}
+  )
+
+  events, session, _ = await _run(pipeline, run_config)
+
+  assert _final_texts(events) == [_PUBLIC]
+  for shown in (events, user_view(session.events)):
+    assert _SECRET not in _received_text(shown)
+    assert '_search_flights' not in _received_text(shown)
+    assert all('adk_progress' not in (e.custom_metadata or {}) for e in shown)
+
+
+def _note_privately(tool_context: ToolContext) -> dict[str, str]:
+  """Keeps a private note."""
+  tool_context.state['private_note'] = _SECRET
+  return {'noted': _SECRET}
+
+
+@pytest.mark.asyncio
+async def test_a_hidden_tool_sends_nothing_not_even_its_state():
+  booker = _agent(
+      'booker',
+      types.FunctionCall(name='_note_privately', args={}),
+      _PUBLIC,
+      tools=[_note_privately],
+      tool_visibility={'_note_privately': 'hidden'},
+  )
+
+  events, session, _ = await _run(booker, RunConfig(visibility_mode='filter'))
+
+  assert _final_texts(events) == [_PUBLIC]
+  assert _SECRET not in _received_text(events)
+  assert _SECRET not in _received_text(user_view(session.events))
+  assert session.state['private_note'] == _SECRET
+  assert 'private_note' not in state_for_client(session.state, session.events)

@@ -249,3 +249,49 @@ async def test_v0_rows_carry_the_flag_in_custom_metadata(tmp_path: Path):
       '__adk_internal_visibility': {'event': 'internal'},
   }
   assert metadata['booker'] == _RUN_METADATA
+
+
+@pytest.mark.parametrize('schema', ['sqlite', 'database_v1', 'database_v0'])
+async def test_a_visibility_adk_does_not_write_reads_back_internal(
+    schema: str, tmp_path: Path
+):
+  path = tmp_path / 'sessions.db'
+  if schema == 'sqlite':
+    factory: _ServiceFactory = lambda: SqliteSessionService(str(path))
+  else:
+    url = (
+        _make_v0_database(path)
+        if schema == 'database_v0'
+        else f'sqlite+aiosqlite:///{path}'
+    )
+    factory = lambda: DatabaseSessionService(url)
+  writer = factory()
+  await _run(writer, _pipeline())
+  await _close(writer)
+  # A damaged row, or a word a later version writes.
+  with sqlite3.connect(path) as db:
+    columns = [row[1] for row in db.execute('PRAGMA table_info(events)')]
+    for column in columns:
+      db.execute(
+          f'UPDATE events SET {column} = replace({column}, ?, ?)'
+          f' WHERE typeof({column}) = "text"',
+          ('"internal"', '"bogus"'),
+      )
+    damaged = sum(
+        db.execute(
+            f'SELECT count(*) FROM events WHERE {column} LIKE ?',
+            ('%"bogus"%',),
+        ).fetchone()[0]
+        for column in columns
+    )
+  assert damaged == 1
+
+  reader = factory()
+  stored = await _read_back(reader)
+  await _close(reader)
+
+  assert [(e.author, e.visibility) for e in stored] == [
+      ('user', None),
+      ('classifier', 'internal'),
+      ('booker', None),
+  ]

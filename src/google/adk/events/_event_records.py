@@ -25,8 +25,9 @@ conversation alone says what to show. Filter mode reads nothing else:
 
   * ``'tools'``: the level of a call or response, by call id
     (``tools/_tool_visibility.py``);
-  * ``'state'``: the keys of the event's ``state_delta`` that an internal
-    agent or a hidden tool wrote;
+  * ``'state'``: the keys of a user-facing event's ``state_delta`` that an
+    agent run as a tool wrote (the keys of an event that answers a hidden
+    call are withheld from its level alone);
   * ``'inside'``: the event was produced inside a hidden tool's call;
   * ``'agents'``: the calls that run an agent or a node;
   * ``'nested'``: the runs an agent tool's calls made, as the client saw them
@@ -108,8 +109,8 @@ class EventRecords:
   levels_unreadable: bool = False
   """The levels could not be read: every call and response is hidden."""
   internal_writes: Optional[frozenset[str]] = frozenset()
-  """Keys of ``state_delta`` an internal agent or a hidden tool wrote; None
-  when that cannot be told, which withholds every key."""
+  """Keys of ``state_delta`` an internal agent wrote; None when every key
+  is an internal agent's, or that cannot be told."""
   inside_hidden_tool: bool = False
   agent_calls: frozenset[str] = frozenset()
   """Calls of tools that run an agent or a node."""
@@ -145,20 +146,35 @@ class EventRecords:
     )
 
   def withheld_keys(
-      self, delta: Mapping[str, Any], client_state_keys: Collection[str]
+      self, event: Event, client_state_keys: Collection[str]
   ) -> set[str]:
-    """Returns the keys of ``delta`` a client may not see.
+    """Returns the keys of ``event``'s ``state_delta`` a client may not see.
+
+    An internal agent's keys, the keys recorded as an internal agent's, and
+    every key of an event that answers a call the client is shown nothing
+    of: a hidden tool's writes travel with its response.
 
     Args:
-      delta: The event's ``state_delta``.
+      event: The event these records were read from.
       client_state_keys: Keys the client may see although internal agents
         write them.
     """
-    if self.internal_writes is None or self.inside_hidden_tool:
+    delta = event.actions.state_delta
+    if (
+        self.internal_writes is None
+        or self.inside_hidden_tool
+        or self._answers_hidden_call(event)
+    ):
       internal: Collection[str] = delta.keys()
     else:
       internal = self.internal_writes
     return {key for key in internal if key in delta} - set(client_state_keys)
+
+  def _answers_hidden_call(self, event: Event) -> bool:
+    return any(
+        self.level_of(event, response) == _tool_visibility.HIDDEN
+        for response in event.get_function_responses()
+    )
 
 
 _USER_FACING: Final = EventRecords(user_facing=True)

@@ -111,7 +111,7 @@ def delta_for_client(
     return delta
   if records is None:
     records = _event_records.records_of(event)
-  withheld = records.withheld_keys(delta, client_state_keys)
+  withheld = records.withheld_keys(event, client_state_keys)
   if not withheld:
     return delta
   return {key: value for key, value in delta.items() if key not in withheld}
@@ -162,7 +162,7 @@ def _user_facing_values(
     if not delta:
       continue
     written.update(delta)
-    withheld = _event_records.records_of(event).withheld_keys(delta, ())
+    withheld = _event_records.records_of(event).withheld_keys(event, ())
     for key, value in delta.items():
       if key not in withheld:
         shown[key] = value

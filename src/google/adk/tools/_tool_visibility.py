@@ -47,13 +47,14 @@ A tool that runs an agent or a node answers at its level in every channel:
 * The state the tool's agent writes is the agent's output too. ``AgentTool``
   forwards it into the ``state_delta`` of the call's function response, which
   the user-facing caller authors; the keys of such a response are recorded
-  as written by an internal agent (see ``events/_state_view.py``). So are
-  the keys a ``'hidden'`` tool writes, which travel with its response: a
-  hidden tool shows the client nothing, its state included. A parallel batch
-  merges its calls' deltas into one event, so which call wrote a key cannot
-  be told: every key of a batch that answers a tool running an agent or a
-  hidden tool is recorded, and a key another tool of the same batch wrote
-  reaches the client only when named in ``client_state_keys``.
+  as written by an internal agent (see ``events/_state_view.py``). A
+  ``'hidden'`` tool shows the client nothing, its state included: the keys
+  of an event that answers a hidden call are withheld as it is read. A
+  parallel batch merges its calls' deltas into one event, so which call
+  wrote a key cannot be told: every key of a batch that answers a tool
+  running an agent or a hidden tool is withheld, and a key another tool of
+  the same batch wrote reaches the client only when named in
+  ``client_state_keys``.
 
 The level is decided when the event is produced, where the tool objects are
 known, and stored with the event in its ADK-internal visibility entry, so
@@ -235,9 +236,9 @@ def stamp_event(event: Event, invocation_context: InvocationContext) -> None:
   The levels of calls and responses whose tool sets a level, or runs an
   agent, by call id; the rest take the default of the event's visibility.
   The calls of tools that run an agent or a node, which a client draws as
-  that agent's work rather than as a tool. The state keys a tool's agent or
-  a hidden tool wrote into the event's ``state_delta``. And whether the
-  event was produced inside a hidden tool's call.
+  that agent's work rather than as a tool. The state keys a tool's agent
+  wrote into the event's ``state_delta``. And whether the event was
+  produced inside a hidden tool's call.
 
   Args:
     event: The event, before plugins see it and before it is persisted.
@@ -252,8 +253,7 @@ def stamp_event(event: Event, invocation_context: InvocationContext) -> None:
   parts = (event.content.parts if event.content else None) or []
   levels: dict[str, ToolVisibility] = {}
   agent_calls: list[str] = []
-  # Whether the event answers a tool whose writes a client may not see.
-  answers_withheld_tool = False
+  answers_agent_tool = False
   for part in parts:
     call = part.function_call or part.function_response
     if call is None or not call.id or not call.name:
@@ -262,17 +262,16 @@ def stamp_event(event: Event, invocation_context: InvocationContext) -> None:
     level = table.levels.get(key)
     if level is not None:
       levels[call.id] = level
-    if part.function_response is not None and (
-        level == HIDDEN or key in table.agent_tools
-    ):
-      answers_withheld_tool = True
-    elif key in table.agent_tools and level != HIDDEN:
-      agent_calls.append(call.id)
+    if key in table.agent_tools:
+      if part.function_response is not None:
+        answers_agent_tool = True
+      elif level != HIDDEN:
+        agent_calls.append(call.id)
   if levels:
     entries[_event_records.TOOLS] = levels
   if agent_calls:
     entries[_event_records.AGENTS] = agent_calls
-  if answers_withheld_tool and event.actions.state_delta:
+  if answers_agent_tool and event.actions.state_delta:
     entries[_event_records.STATE] = sorted(event.actions.state_delta)
   if entries:
     event.custom_metadata = _visibility_metadata.with_entries(
