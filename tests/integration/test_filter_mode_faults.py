@@ -729,6 +729,174 @@ def test_racing_turns_answer_their_own_questions(backend):
       for turn in by_invocation.values()
       if 'user' in turn
   }
-  for token in tokens:
-    assert answered.get(token) == _faults_app.answer(token), by_invocation
+  # Every answer follows its own question. A turn that the server refused
+  # must say so to its client (an error event), never vanish in silence.
+  for token, answer in answered.items():
+    assert answer in (None, '', _faults_app.answer(token)), by_invocation
+  assert any(answered.get(t) == _faults_app.answer(t) for t in tokens)
+  for token, (_, raw, events) in zip(tokens, results):
+    if answered.get(token) != _faults_app.answer(token):
+      assert [e for e in events if 'error' in e], (token, raw)
   _assert_next_turn_answers(backend, session_id)
+
+
+# --- The AG-UI adapter -----------------------------------------------------
+
+
+@pytest.fixture(name='ag_ui_app', scope='module')
+def _ag_ui_app_fixture(tmp_path_factory: pytest.TempPathFactory):
+  """The same agents behind ``UserViewADKAgent``, on a SQLite session store."""
+  pytest.importorskip('ag_ui_adk')
+  import importlib.util
+
+  workdir = tmp_path_factory.mktemp('faults_ag_ui')
+  _faults_app.write(workdir / 'agents')
+  control = workdir / 'control'
+  control.mkdir()
+  previous = os.environ.get(_faults_app.CONTROL_ENV)
+  os.environ[_faults_app.CONTROL_ENV] = str(control)
+  try:
+    spec = importlib.util.spec_from_file_location(
+        'faults_app_agent', workdir / 'agents' / APP / 'agent.py'
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+  finally:
+    if previous is None:
+      os.environ.pop(_faults_app.CONTROL_ENV, None)
+    else:
+      os.environ[_faults_app.CONTROL_ENV] = previous
+  return module.root_agent, workdir / 'ag_ui.db', control
+
+
+@contextlib.asynccontextmanager
+async def _ag_ui_client(ag_ui_app):
+  from ag_ui_adk import ADKAgent  # noqa: F401  (the adapter needs it)
+  from fastapi import FastAPI
+  from google.adk.agents.run_config import RunConfig
+  from google.adk.agents.run_config import StreamingMode
+  from google.adk.integrations.ag_ui_user_view import add_user_view_fastapi_endpoint
+  from google.adk.integrations.ag_ui_user_view import UserViewADKAgent
+  from google.adk.sessions.sqlite_session_service import SqliteSessionService
+
+  root_agent, db_path, _ = ag_ui_app
+  agent = UserViewADKAgent(
+      adk_agent=root_agent,
+      app_name=APP,
+      user_id=_USER,
+      session_service=SqliteSessionService(db_path=str(db_path)),
+      run_config_factory=lambda _: RunConfig(streaming_mode=StreamingMode.SSE),
+      emit_messages_snapshot=True,
+  )
+  app = FastAPI()
+  add_user_view_fastapi_endpoint(app, agent, '/')
+  try:
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app),
+        base_url='http://agui.test',
+        timeout=_TIMEOUT_S,
+    ) as client:
+      yield client
+  finally:
+    await agent.close()
+
+
+async def _ag_ui_turn(
+    client: httpx.AsyncClient, thread: str, tokens: list[str]
+) -> tuple[str, list[dict[str, Any]]]:
+  response = await client.post(
+      '/',
+      json={
+          'threadId': thread,
+          'runId': 'run-' + uuid.uuid4().hex[:6],
+          'state': {},
+          'messages': [
+              {'id': f'u-{i}', 'role': 'user', 'content': f'book {token}'}
+              for i, token in enumerate(tokens)
+          ],
+          'tools': [],
+          'context': [],
+          'forwardedProps': {},
+      },
+      headers={'Accept': 'text/event-stream'},
+  )
+  assert response.status_code < 500, response.text
+  events = [
+      json.loads(line[len('data:') :])
+      for line in response.text.splitlines()
+      if line.startswith('data:')
+  ]
+  return response.text, events
+
+
+async def _ag_ui_state(client: httpx.AsyncClient, thread: str) -> str:
+  response = await client.post('/agents/state', json={'threadId': thread})
+  assert response.status_code < 500, response.text
+  assert SECRET not in response.text, _secret_context(response.text)
+  return response.text
+
+
+def _snapshot_text(events: list[dict[str, Any]]) -> str:
+  return json.dumps([e for e in events if e['type'] == 'MESSAGES_SNAPSHOT'])
+
+
+async def test_ag_ui_clean_turn_and_damaged_rows_show_no_secret(ag_ui_app):
+  thread = 'agui-' + uuid.uuid4().hex[:6]
+  token = 'agui-' + uuid.uuid4().hex[:6]
+  async with _ag_ui_client(ag_ui_app) as client:
+    raw, events = await _ag_ui_turn(client, thread, [token])
+    assert SECRET not in raw, _secret_context(raw)
+    assert 'RUN_ERROR' not in [e['type'] for e in events], raw
+    assert _faults_app.answer(token) in _snapshot_text(events)
+    await _ag_ui_state(client, thread)
+
+    # Damage the stored hidden tool's level, then read and run again.
+    _, db_path, _ = ag_ui_app
+    with sqlite3.connect(db_path) as db:
+      rows = db.execute('SELECT id, event_data FROM events').fetchall()
+      for event_id, data in rows:
+        event = json.loads(data)
+        if _hidden_level('invisible')(event):
+          db.execute(
+              'UPDATE events SET event_data = ? WHERE id = ?',
+              (json.dumps(event), event_id),
+          )
+    await _ag_ui_state(client, thread)
+    nxt = 'agui-next-' + uuid.uuid4().hex[:6]
+    raw, events = await _ag_ui_turn(client, thread, [token, nxt])
+    assert SECRET not in raw, _secret_context(raw)
+    assert _faults_app.answer(nxt) in _snapshot_text(events), raw
+
+
+async def test_ag_ui_database_failure_is_a_generic_run_error(ag_ui_app):
+  _, db_path, control = ag_ui_app
+  thread = 'agui-fail-' + uuid.uuid4().hex[:6]
+  token = 'agui-fail-' + uuid.uuid4().hex[:6]
+  (control / 'block').write_text('')
+  async with _ag_ui_client(ag_ui_app) as client:
+    try:
+      pending = asyncio.ensure_future(_ag_ui_turn(client, thread, [token]))
+      deadline = time.monotonic() + _TIMEOUT_S
+      while not (control / f'running-{token}').exists():
+        assert time.monotonic() < deadline and not pending.done()
+        await asyncio.sleep(0.02)
+      holder = sqlite3.connect(db_path, isolation_level=None)
+      holder.execute('BEGIN EXCLUSIVE')
+      try:
+        (control / 'block').unlink()
+        raw, events = await pending
+      finally:
+        holder.execute('ROLLBACK')
+        holder.close()
+    finally:
+      (control / 'block').unlink(missing_ok=True)
+
+    assert SECRET not in raw, _secret_context(raw)
+    errors = [e for e in events if e['type'] == 'RUN_ERROR']
+    assert errors, raw
+    assert errors[-1]['code'] == _RUN_FAILED, errors[-1]
+    await _ag_ui_state(client, thread)
+    nxt = 'agui-after-' + uuid.uuid4().hex[:6]
+    raw, events = await _ag_ui_turn(client, thread, [token, nxt])
+    assert SECRET not in raw, _secret_context(raw)
+    assert _faults_app.answer(nxt) in _snapshot_text(events), raw
