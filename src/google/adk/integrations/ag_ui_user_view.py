@@ -78,6 +78,7 @@ try:
   from ag_ui.core import FunctionCall
   from ag_ui.core import MessagesSnapshotEvent
   from ag_ui.core import RunAgentInput
+  from ag_ui.core import RunErrorEvent
   from ag_ui.core import StateSnapshotEvent
   from ag_ui.core import SubagentErrorEvent
   from ag_ui.core import SubagentFinishedEvent
@@ -106,6 +107,8 @@ except ImportError as e:
   ) from e
 
 from ..agents.run_config import RunConfig
+from ..events._client_errors import RUN_FAILED_CODE
+from ..events._client_errors import RUN_FAILED_MESSAGE
 from ..events._event_records import progress_of
 from ..events._event_records import records_of
 from ..events._state_view import state_for_client
@@ -135,6 +138,36 @@ _AGENTS_STATE_PATH = '/agents/state'
 
 _THREAD_ID_STATE_KEY = '_ag_ui_thread_id'
 """Where ag-ui-adk keeps a session's AG-UI thread id in its state."""
+
+_EXCEPTION_ERROR_CODES = frozenset({
+    'BACKGROUND_EXECUTION_ERROR',
+    'EXECUTION_ERROR',
+    'TOOL_RESULT_PROCESSING_ERROR',
+})
+"""ag-ui-adk 0.11.0's RUN_ERROR codes whose message is an exception's text.
+
+It logs each of them with its traceback; its other codes carry fixed
+sentences (a timeout, a missing tool result) that quote nothing of the run.
+"""
+
+
+def _client_run_error(event: RunErrorEvent) -> RunErrorEvent:
+  """A RUN_ERROR as a client in filter mode may read it.
+
+  An exception that ended the run reaches the client as the fork's stable
+  code and generic sentence (``events/_client_errors.py``): its text may quote
+  an internal agent's reply, the state or a hidden tool's arguments.
+  """
+  if event.code not in _EXCEPTION_ERROR_CODES:
+    return event
+  logger.info(
+      'A run failed (%s); the client gets %s, the log above has the error.',
+      event.code,
+      RUN_FAILED_CODE,
+  )
+  return event.model_copy(
+      update={'message': RUN_FAILED_MESSAGE, 'code': RUN_FAILED_CODE}
+  )
 
 
 _CLIENT_MESSAGE_ID_KEY = '_ag_ui_user_view_message_id'
@@ -798,6 +831,8 @@ class UserViewADKAgent(ADKAgent):  # type: ignore[misc]
               continue
           elif event.type == EventType.STATE_SNAPSHOT:
             event = await self._client_state_snapshot(input, event)
+          elif isinstance(event, RunErrorEvent):
+            event = _client_run_error(event)
           else:
             for relabeled in view.relabel(event):
               yield relabeled
