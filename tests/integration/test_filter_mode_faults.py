@@ -158,12 +158,13 @@ class _Backend:
         holder.execute('ROLLBACK')
         holder.close()
     else:
-      # The server's pooled connections die; its next write fails.
-      self._sql(
-          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity'
-          ' WHERE datname = current_database() AND pid <> pg_backend_pid()'
-      )
-      yield
+      # The events table is gone while the turn writes: its next write fails
+      # (killed connections are not enough, the pool opens new ones).
+      self._sql('ALTER TABLE events RENAME TO events_unavailable')
+      try:
+        yield
+      finally:
+        self._sql('ALTER TABLE events_unavailable RENAME TO events')
 
   def _sql(self, statement: str) -> None:
     assert self.pg_url is not None and self.psql is not None

@@ -36,7 +36,7 @@ from typing import Final
 from typing import Optional
 from typing import TYPE_CHECKING
 
-from ..tools._tool_visibility import is_inside_hidden_tool
+from . import _event_records
 
 if TYPE_CHECKING:
   from .event import Event
@@ -84,10 +84,6 @@ def run_error_payload(
   return {'error': RUN_FAILED_MESSAGE, 'errorCode': RUN_FAILED_CODE}
 
 
-def _is_concealed(event: Event) -> bool:
-  return not event.is_user_facing or is_inside_hidden_tool(event)
-
-
 def client_error_message(event: Event) -> Optional[str]:
   """Returns the ``error_message`` a client in filter mode may read.
 
@@ -105,6 +101,7 @@ def client_error_message(event: Event) -> Optional[str]:
   """
   if not event.error_message:
     return None
-  if _is_concealed(event):
+  records = _event_records.records_of(event)
+  if not records.user_facing or records.inside_hidden_tool:
     return INTERNAL_ERROR_MESSAGE
   return event.error_message

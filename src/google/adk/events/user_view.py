@@ -35,7 +35,9 @@ that reloads a conversation sees what it saw live.
   ``tools/_nested_progress.py``) passes as it is: it is already at the level
   the caller asked for.
 * An event left with nothing to say (no progress, no actions) is dropped.
-* Error events always pass, with their error code and message.
+* Error events always pass, with their error code; an internal agent's, or
+  one produced inside a hidden tool, with a generic message
+  (``events/_client_errors.py``).
 * The user is never left without an answer: an invocation that ended with no
   user-facing answer (a final response with text or media) shows the event
   the Runner recorded as its answer (``events/_turn_end.py``), in words only
@@ -69,6 +71,7 @@ from typing import TYPE_CHECKING
 
 from google.genai import types
 
+from . import _client_errors
 from . import _event_records
 from . import _state_view
 from . import _turn_end
@@ -255,6 +258,12 @@ def _for_user(
         update={'custom_metadata': _without_progress(event.custom_metadata)}
     )
   is_error = bool(event.error_code or event.error_message)
+  if is_error:
+    message = _client_errors.client_error_message(event)
+    if message != event.error_message:
+      # What failed inside an internal agent or a hidden tool may quote
+      # what it worked on; its code still tells errors apart.
+      event = event.model_copy(update={'error_message': message})
   user_facing = records.user_facing
   if not user_facing and event.partial and not is_error:
     return None

@@ -69,6 +69,7 @@ from typing import TYPE_CHECKING
 from google.genai import types
 
 from . import _tool_visibility
+from ..events import _client_errors
 from ..events import _event_records
 from ..events import _visibility_metadata
 from ..utils._function_call_names import CLIENT_FUNCTION_CALL_NAMES
@@ -188,10 +189,16 @@ async def relay(
     async with Aclosing(events) as nested:
       async for event in nested:
         await run.forward(event)
-        error = event.error_message or event.error_code or None
+        # The agent's work is shown, never its words: an error's message may
+        # quote what it worked on, so the client is told its code.
+        error = event.error_code or (
+            _client_errors.INTERNAL_ERROR_MESSAGE
+            if event.error_message
+            else None
+        )
         yield event
-  except Exception as e:
-    await run.finished(error=str(e) or type(e).__name__)
+  except Exception:
+    await run.finished(error=_client_errors.INTERNAL_ERROR_MESSAGE)
     raise
   await run.finished(error=error)
 
