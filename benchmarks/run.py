@@ -557,6 +557,15 @@ def _summarise_user_view(
     figures = [r['user_view'][str(size)] for r in fork_runs]
     rows[str(size)] = {
         'median_ms': statistics.median(f['median_ms'] for f in figures),
+        # A damaged session against the sound one, per round: both from
+        # the same process, one after the other.
+        'damaged_ratio': statistics.median(
+            f['damaged_median_ms'] / f['median_ms']
+            for f in figures
+            if f.get('damaged_median_ms')
+        )
+        if any(f.get('damaged_median_ms') for f in figures)
+        else None,
         'us_per_event': statistics.median(f['us_per_event'] for f in figures),
         'best_us_per_event': min(f['best_ms'] for f in figures) * 1_000 / size,
         'internal_share': figures[0]['internal_events'] / size,
@@ -645,6 +654,15 @@ def _summarise_user_messages(
     first = figures[0]
     rows[str(size)] = {
         'median_ms': statistics.median(f['median_ms'] for f in figures),
+        # A damaged session against the sound one, per round: both from
+        # the same process, one after the other.
+        'damaged_ratio': statistics.median(
+            f['damaged_median_ms'] / f['median_ms']
+            for f in figures
+            if f.get('damaged_median_ms')
+        )
+        if any(f.get('damaged_median_ms') for f in figures)
+        else None,
         'us_per_event': statistics.median(f['us_per_event'] for f in figures),
         'best_us_per_event': min(f['best_ms'] for f in figures) * 1_000 / size,
         'cpu_us_per_event': (
@@ -957,14 +975,16 @@ def _user_view_lines(
       ),
       (
           f'{"events":>6} {"ms/call":>9} {"us/event":>9} {"fastest":>8}'
-          f' {"shown":>7}'
+          f' {"shown":>7} {"damaged/sound":>14}'
       ),
   ]
   for size in sizes:
     row = figures['sizes'][str(size)]
+    damaged = row.get('damaged_ratio')
     lines.append(
         f'{size:>6,} {row["median_ms"]:>9.2f} {row["us_per_event"]:>9.2f}'
         f' {row["best_us_per_event"]:>8.2f} {row["shown_events"]:>7,}'
+        f' {"-" if damaged is None else f"{damaged:.2f}":>14}'
     )
   leaked = any(row['internal_text_shown'] for row in figures['sizes'].values())
   lines += [

@@ -803,10 +803,19 @@ def _user_view_times(sizes: list[int], repeats: int) -> dict[str, Any]:
   for size in sizes:
     history = _history(size, internal=True)
     median_ms, best_ms = _time_ms(lambda: user_view(history), repeats)
+    damaged = _damaged(history)
+    try:
+      damaged_ms: float | None = _time_ms(lambda: user_view(damaged), repeats)[
+          0
+      ]
+    except TypeError:
+      # Builds before the records were read failed closed raise on them.
+      damaged_ms = None
     shown = user_view(history)
     result[str(size)] = {
         'median_ms': median_ms,
         'best_ms': best_ms,
+        'damaged_median_ms': damaged_ms,
         'us_per_event': median_ms * 1_000 / size,
         'internal_events': sum(not e.is_user_facing for e in history),
         'shown_events': len(shown),
@@ -819,6 +828,26 @@ def _user_view_times(sizes: list[int], repeats: int) -> dict[str, Any]:
         ),
     }
   return result
+
+
+def _damaged(history: list[Any]) -> list[Any]:
+  """The session with every event's visibility records damaged.
+
+  Each kind a stored row can hold by mistake: levels that are a list, a
+  state record of objects, agent calls that are a string, nested runs that
+  are a list. The view reads them failed closed; this times that reading.
+  """
+  damaged = []
+  for event in history:
+    metadata = dict(event.custom_metadata or {})
+    metadata['__adk_internal_visibility'] = {
+        'tools': ['not', 'a', 'mapping'],
+        'state': [{'key': 'value'}],
+        'agents': 'c1',
+        'nested': [1, 2],
+    }
+    damaged.append(event.model_copy(update={'custom_metadata': metadata}))
+  return damaged
 
 
 def _since_typed(contents: list[Any]) -> list[Any]:

@@ -682,3 +682,25 @@ async def test_a_hidden_tool_sends_nothing_not_even_its_state():
   assert _SECRET not in _received_text(user_view(session.events))
   assert session.state['private_note'] == _SECRET
   assert 'private_note' not in state_for_client(session.state, session.events)
+
+
+@pytest.mark.asyncio
+async def test_the_record_of_a_turns_end_reaches_no_model_request():
+  model = ScriptedLlm(script=[_PUBLIC])
+  root = LlmAgent(name='classifier', model=model, visibility='internal')
+  runner = InMemoryRunner(agent=root, app_name='filter_app')
+  session = await runner.session_service.create_session(
+      app_name='filter_app', user_id=_USER_ID
+  )
+  for text in ('first', 'second'):
+    async for _ in runner.run_async(
+        user_id=_USER_ID,
+        session_id=session.id,
+        new_message=types.UserContent(parts=[types.Part(text=text)]),
+    ):
+      pass
+
+  assert [
+      (content.role, [part.text for part in content.parts])
+      for content in model.requests[-1].contents
+  ] == [('user', ['first']), ('model', [_PUBLIC]), ('user', ['second'])]
