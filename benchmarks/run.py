@@ -559,13 +559,15 @@ def _summarise_user_view(
         'median_ms': statistics.median(f['median_ms'] for f in figures),
         # A damaged session against the sound one, per round: both from
         # the same process, one after the other.
-        'damaged_ratio': statistics.median(
-            f['damaged_median_ms'] / f['median_ms']
-            for f in figures
-            if f.get('damaged_median_ms')
-        )
-        if any(f.get('damaged_median_ms') for f in figures)
-        else None,
+        'damaged_ratio': (
+            statistics.median(
+                f['damaged_median_ms'] / f['median_ms']
+                for f in figures
+                if f.get('damaged_median_ms')
+            )
+            if any(f.get('damaged_median_ms') for f in figures)
+            else None
+        ),
         'us_per_event': statistics.median(f['us_per_event'] for f in figures),
         'best_us_per_event': min(f['best_ms'] for f in figures) * 1_000 / size,
         'internal_share': figures[0]['internal_events'] / size,
@@ -654,15 +656,6 @@ def _summarise_user_messages(
     first = figures[0]
     rows[str(size)] = {
         'median_ms': statistics.median(f['median_ms'] for f in figures),
-        # A damaged session against the sound one, per round: both from
-        # the same process, one after the other.
-        'damaged_ratio': statistics.median(
-            f['damaged_median_ms'] / f['median_ms']
-            for f in figures
-            if f.get('damaged_median_ms')
-        )
-        if any(f.get('damaged_median_ms') for f in figures)
-        else None,
         'us_per_event': statistics.median(f['us_per_event'] for f in figures),
         'best_us_per_event': min(f['best_ms'] for f in figures) * 1_000 / size,
         'cpu_us_per_event': (

@@ -80,10 +80,9 @@ async def append_if_unanswered(
     the invocation was an error, or no event can answer it.
   """
   session = invocation_context.session
-  answer = _answer_of(
-      session.events if session is not None else [],
-      invocation_context.invocation_id,
-  )
+  if session is None:
+    return []
+  answer = _answer_of(session.events, invocation_context.invocation_id)
   if answer is None:
     return []
   from .event import Event
@@ -104,23 +103,20 @@ async def append_if_unanswered(
 
 def is_record(event: Event) -> bool:
   """Whether an event is the record of a turn's end."""
-  metadata = event.custom_metadata
-  return bool(metadata) and (
-      _event_records.records_of(event).turn_answer is not None
-  )
+  return _event_records.records_of(event).turn_answer is not None
 
 
-def answers_user(event: Event) -> bool:
+def _answers_user(event: Event) -> bool:
   """Whether an event gives the user an answer or asks them to act."""
   if event.author == _USER_AUTHOR or event.partial:
     return False
   records = _event_records.records_of(event)
   if not records.user_facing or records.inside_hidden_tool:
     return False
-  return is_answer(event) or bool(event.long_running_tool_ids)
+  return _is_answer(event) or bool(event.long_running_tool_ids)
 
 
-def is_answer(event: Event) -> bool:
+def _is_answer(event: Event) -> bool:
   """Whether an event is a final response that says something to read."""
   if event.partial or event.error_code or not event.is_final_response():
     return False
@@ -134,7 +130,7 @@ def _answer_of(events: list[Event], invocation_id: str) -> Optional[Event]:
   for event in reversed(events):
     if event.invocation_id != invocation_id:
       break
-    if event.error_code or answers_user(event):
+    if event.error_code or _answers_user(event):
       return None
     rank = _rank(event)
     if rank is not None and candidates[rank] is None:
@@ -151,7 +147,7 @@ def _rank(event: Event) -> Optional[int]:
     if isinstance(event.output, str) and event.output and event.content is None:
       return 0
     return None
-  if not is_answer(event):
+  if not _is_answer(event):
     return None
   if _event_records.records_of(event).stands_for_answer:
     return 1

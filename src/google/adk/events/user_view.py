@@ -84,7 +84,6 @@ if TYPE_CHECKING:
   from .event_actions import EventActions
 
 ANNOTATE: Final = 'annotate'
-_USER_AUTHOR: Final = 'user'
 FILTER: Final = 'filter'
 ALLOWED_VISIBILITY_MODES: Final[tuple[str, ...]] = (ANNOTATE, FILTER)
 
