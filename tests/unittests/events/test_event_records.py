@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import copy
 import json
+from pathlib import Path
+import sqlite3
 from typing import Any
 
 from google.adk.events._event_records import records_of
@@ -34,8 +36,12 @@ from google.adk.events.event import Event
 from google.adk.events.event_actions import EventActions
 from google.adk.events.user_messages import user_messages
 from google.adk.events.user_view import user_view
+from google.adk.sessions.database_session_service import DatabaseSessionService
+from google.adk.sessions.schemas import v0
+from google.adk.sessions.sqlite_session_service import SqliteSessionService
 from google.genai import types
 import pytest
+import sqlalchemy
 
 _SECRET = 'walrus-cipher-5150'
 _ANSWER = 'Your table is booked.'
@@ -272,3 +278,64 @@ def test_each_answer_follows_its_own_question_when_turns_ran_at_once():
       ('user', 'second?'),
       ('assistant', 'answer to second'),
   ]
+
+
+def _v0_database(path: Path) -> str:
+  """Creates the legacy tables, which makes the service use that schema."""
+  engine = sqlalchemy.create_engine(f'sqlite:///{path}')
+  v0.Base.metadata.create_all(engine)
+  engine.dispose()
+  return f'sqlite+aiosqlite:///{path}'
+
+
+@pytest.mark.parametrize('schema', ['sqlite', 'database_v1', 'database_v0'])
+@pytest.mark.asyncio
+async def test_a_stored_visibility_adk_does_not_write_reads_back_internal(
+    schema: str, tmp_path: Path
+):
+  path = tmp_path / 'sessions.db'
+  if schema == 'sqlite':
+    factory = lambda: SqliteSessionService(str(path))
+  else:
+    url = (
+        _v0_database(path)
+        if schema == 'database_v0'
+        else f'sqlite+aiosqlite:///{path}'
+    )
+    factory = lambda: DatabaseSessionService(url)
+  writer = factory()
+  session = await writer.create_session(app_name='app', user_id='u')
+  await writer.append_event(
+      session,
+      _event('classifier', types.Part(text=_SECRET), visibility='internal'),
+  )
+  await writer.close()
+  # A damaged row, or a word a later version writes.
+  with sqlite3.connect(path) as db:
+    columns = [row[1] for row in db.execute('PRAGMA table_info(events)')]
+    for column in columns:
+      db.execute(
+          f'UPDATE events SET {column} = replace({column}, ?, ?)'
+          f' WHERE typeof({column}) = "text"',
+          ('"internal"', '"bogus"'),
+      )
+    damaged = sum(
+        db.execute(
+            f'SELECT count(*) FROM events WHERE {column} LIKE ?',
+            ('%"bogus"%',),
+        ).fetchone()[0]
+        for column in columns
+    )
+  assert damaged == 1
+
+  reader = factory()
+  stored = await reader.get_session(
+      app_name='app', user_id='u', session_id=session.id
+  )
+  await reader.close()
+
+  assert stored is not None
+  assert [(e.author, e.visibility) for e in stored.events] == [
+      ('classifier', 'internal')
+  ]
+  assert _SECRET not in _client_views(stored.events)

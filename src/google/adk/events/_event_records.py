@@ -121,7 +121,7 @@ class EventRecords:
   stands_for_answer: bool = False
   turn_answer: Optional[str] = None
   """On the record of a turn's end: the id of the event that answers it."""
-  progress: Optional[Mapping[str, Any]] = None
+  progress: Optional[dict[str, Any]] = None
   """On a progress event the Runner relays: its update."""
 
   def level_of(self, event: Event, call: Any) -> str:
@@ -223,7 +223,7 @@ def records_of(event: Event) -> EventRecords:
       stands_for_answer=entries.get(ANSWER) is True,
       turn_answer=_read_turn(entries.get(TURN)),
       progress=(
-          progress
+          dict(progress)
           if entries.get(PROGRESS) is True
           and isinstance(progress, Mapping)
           and event.partial
@@ -233,7 +233,7 @@ def records_of(event: Event) -> EventRecords:
   )
 
 
-def progress_of(event: Event) -> Optional[Mapping[str, Any]]:
+def progress_of(event: Event) -> Optional[dict[str, Any]]:
   """Returns the update of a progress event the Runner relays, else None."""
   metadata = event.custom_metadata
   if not metadata or PROGRESS_METADATA_KEY not in metadata:

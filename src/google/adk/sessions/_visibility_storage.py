@@ -50,9 +50,7 @@ def custom_metadata_for_storage(event: Event) -> dict[str, Any] | None:
 
 def restore_from_storage(event: Event) -> Event:
   """Moves a stored visibility out of ``custom_metadata`` back onto ``event``
-  (just read from storage, modified in place) and returns it. A value that is
-  not one ADK stores reads as ``'internal'``: a damaged record shows a client
-  less, never more."""
+  (just read from storage, modified in place) and returns it."""
   entries = _visibility_metadata.read_entries(event.custom_metadata)
   if _visibility_metadata.EVENT not in entries:
     return event
@@ -63,5 +61,5 @@ def restore_from_storage(event: Event) -> Event:
   if stored in _STORED_VISIBILITIES:
     event.visibility = stored
   elif stored is not None:
-    event.visibility = 'internal'
+    event.visibility = 'internal'  # Damaged: show a client less.
   return event
