@@ -461,8 +461,7 @@ async def test_a_text_node_output_is_the_answer_not_the_verdict():
   # user: it is the answer, in words, and the grader's reply, a value the
   # function consumed, never follows it.
   assert _final_texts(events) == [_PUBLIC]
-  # Shown in words only: the answer carries none of the node's data.
-  assert events[-1].output is None
+  assert events[-1].output == _PUBLIC
   assert _SECRET not in _received_text(events)
   reloaded = [e for e in user_view(session.events) if e.author != 'user']
   assert [e.model_dump() for e in reloaded] == [e.model_dump() for e in events]
@@ -704,3 +703,96 @@ async def test_the_record_of_a_turns_end_reaches_no_model_request():
       (content.role, [part.text for part in content.parts])
       for content in model.requests[-1].contents
   ] == [('user', ['first']), ('model', [_PUBLIC]), ('user', ['second'])]
+
+
+def _double(node_input: Any) -> int:
+  del node_input
+  return 42
+
+
+def _summary(node_input: Any) -> dict[str, Any]:
+  del node_input
+  return {'rooms': 2, 'city': 'Oslo'}
+
+
+@pytest.mark.parametrize(
+    'func, words, output',
+    [
+        (_double, '42', 42),
+        (
+            _summary,
+            '{"rooms": 2, "city": "Oslo"}',
+            {'rooms': 2, 'city': 'Oslo'},
+        ),
+    ],
+)
+@pytest.mark.asyncio
+async def test_a_workflow_that_ends_on_data_answers_with_it(
+    func: Any, words: str, output: Any
+):
+  workflow = Workflow(
+      name='calculator', edges=[(START, FunctionNode(func=func))]
+  )
+
+  annotated, _, _ = await _run(workflow)
+  events, session, _ = await _run(workflow, RunConfig(visibility_mode='filter'))
+
+  # Nothing else speaks, so the run's result is the answer in both modes:
+  # annotate sends upstream's final event with the output, filter mode shows
+  # it in words and keeps the output beside them.
+  assert [e.output for e in annotated if e.is_final_response()] == [output]
+  assert _final_texts(events) == [words]
+  assert events[-1].output == output
+  reloaded = [e for e in user_view(session.events) if e.author != 'user']
+  assert [e.model_dump() for e in reloaded] == [e.model_dump() for e in events]
+
+
+@pytest.mark.asyncio
+async def test_a_result_node_set_internal_still_answers():
+  def headline(node_input: Any) -> str:
+    del node_input
+    return _PUBLIC
+
+  workflow = Workflow(
+      name='headline',
+      edges=[(START, FunctionNode(func=headline, visibility='internal'))],
+  )
+
+  events, session, _ = await _run(workflow, RunConfig(visibility_mode='filter'))
+
+  assert _final_texts(events) == [_PUBLIC]
+  reloaded = [e for e in user_view(session.events) if e.author != 'user']
+  assert [e.model_dump() for e in reloaded] == [e.model_dump() for e in events]
+
+
+@pytest.mark.parametrize('visibility', [None, 'internal'])
+@pytest.mark.asyncio
+async def test_last_words_beside_exit_loop_are_the_answer(
+    visibility: str | None,
+):
+  words_and_exit = LlmResponse(
+      content=types.ModelContent(
+          parts=[
+              types.Part(text=_PUBLIC),
+              types.Part(
+                  function_call=types.FunctionCall(name='exit_loop', args={})
+              ),
+          ]
+      )
+  )
+  loop = LoopAgent(
+      name='polish',
+      sub_agents=[
+          _agent('polisher', words_and_exit, 'done', tools=[exit_loop]),
+      ],
+      max_iterations=3,
+      visibility=visibility,
+  )
+
+  events, session, _ = await _run(loop, RunConfig(visibility_mode='filter'))
+
+  # Text beside a call is no final response; the words that ended the loop
+  # are the answer, whether the polisher speaks to the user or not.
+  assert _final_texts(events) == [_PUBLIC]
+  reloaded = [e for e in user_view(session.events) if e.author != 'user']
+  assert [e.model_dump() for e in reloaded] == [e.model_dump() for e in events]

@@ -34,13 +34,16 @@ stored as before, and a client in annotate mode is not sent the record.
 
 The answer is the first the invocation has of:
 
-1. the latest user-facing node output that is text, which the event carries
-   in no words (a function node's ``yield headline`` that ends a workflow);
+1. the latest user-facing event that ended the run without a final response
+   in words: a node's output of any type (a function node's ``yield
+   headline``, a workflow whose result is a number or a dict), or words
+   beside a call (a refiner's last words in the event that ends its loop);
 2. the latest internal reply that stands for a user-facing agent's answer
    (``events/_standing_answers.py``);
-3. the latest internal reply in words;
-4. the latest internal structured output: data is shown only when nothing
-   else was said.
+3. the latest internal reply in words, beside a call or not, or the text
+   result of a node set internal explicitly;
+4. the latest internal structured output or other data: data is shown only
+   when nothing else was said.
 """
 
 from __future__ import annotations
@@ -140,18 +143,25 @@ def _answer_of(events: list[Event], invocation_id: str) -> Optional[Event]:
 
 def _rank(event: Event) -> Optional[int]:
   """Ranks an event as the answer of last resort, 0 preferred, or None."""
-  if event.partial:
+  if event.partial or event.author == _USER_AUTHOR:
     return None
-  if event.is_user_facing:
-    # A node's output that is text, which the event carries in no words.
-    if isinstance(event.output, str) and event.output and event.content is None:
-      return 0
+  records = _event_records.records_of(event)
+  if records.inside_hidden_tool:
     return None
-  if not _is_answer(event):
-    return None
-  if _event_records.records_of(event).stands_for_answer:
-    return 1
-  if event.output is not None and not event.node_info.message_as_output:
-    # Structured output: data another node read.
-    return 3
-  return 2
+  has_output = event.output is not None and event.output != ''
+  if records.user_facing:
+    # What the run ended on without a final response in words: a node's
+    # output, of any type, or words beside a call (a refiner's last words
+    # in the event that ends its loop).
+    return 0 if has_output or says_something(event) else None
+  if says_something(event):
+    if records.stands_for_answer:
+      return 1
+    if event.output is not None and not event.node_info.message_as_output:
+      # Structured output: data another node read.
+      return 3
+    return 2
+  if has_output:
+    # The result of a node set internal explicitly: words when it is text.
+    return 2 if isinstance(event.output, str) else 3
+  return None

@@ -61,6 +61,7 @@ that is stored, so stripping content there would strip it from history too.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from typing import AsyncGenerator
 from typing import AsyncIterator
@@ -70,6 +71,7 @@ from typing import Optional
 from typing import TYPE_CHECKING
 
 from google.genai import types
+from pydantic import BaseModel
 
 from . import _client_errors
 from . import _event_records
@@ -77,6 +79,7 @@ from . import _state_view
 from . import _turn_end
 from ..tools._tool_visibility import FULL
 from ..tools._tool_visibility import HIDDEN
+from ..workflow._workflow_visibility import says_something
 
 if TYPE_CHECKING:
   from ..agents.run_config import RunConfig
@@ -219,14 +222,16 @@ def _in_words(event: Event) -> Optional[Event]:
   """Returns a turn's answer as the user reads it: its words, nothing else.
 
   Not its state, actions or data: what an internal agent wrote to state
-  reaches a client only through ``client_state_keys``.
+  reaches a client only through ``client_state_keys``. A user-facing node's
+  output, which the run ended on, keeps the output beside its words, as
+  annotate mode sends it.
   """
   from .event import Event
 
   parts = (event.content.parts if event.content else None) or ()
   texts = [part.text for part in parts if part.text and not part.thought]
-  if not texts and isinstance(event.output, str) and event.output:
-    texts = [event.output]
+  if not texts and event.output is not None and event.output != '':
+    texts = [_output_text(event.output)]
   if not texts:
     return None
   return Event(
@@ -238,7 +243,20 @@ def _in_words(event: Event) -> Optional[Event]:
       content=types.ModelContent(
           parts=[types.Part(text=text) for text in texts]
       ),
+      output=event.output if event.is_user_facing else None,
   )
+
+
+def _output_text(output: Any) -> str:
+  """A node's output in words: text as it is, data as JSON."""
+  if isinstance(output, str):
+    return output
+  if isinstance(output, BaseModel):
+    return output.model_dump_json()
+  try:
+    return json.dumps(output, ensure_ascii=False, default=str)
+  except (TypeError, ValueError):
+    return str(output)
 
 
 def _for_user(
@@ -292,14 +310,26 @@ def _for_user(
   parts = (event.content.parts if event.content else None) or []
   kept_parts = _parts_for_user(event, parts, records)
   if user_facing and kept_parts is parts and actions is event.actions:
-    if parts or is_error or not event.is_final_response():
+    if (
+        is_error
+        or not event.is_final_response()
+        or says_something(event)
+        or event.long_running_tool_ids
+    ):
       return event
     # Nothing to read (a node's output, a route, a checkpoint, a state
-    # write): progress rather than an empty final response. A text output
-    # with no answer after it is shown in words when the invocation ends.
-    if event.output is None and not _has_actions(actions):
+    # write, the response of the tool that ended a loop): progress rather
+    # than an empty final response. A run that ends on it shows its answer
+    # in words when the turn's end is recorded.
+    if not parts and event.output is None and not _has_actions(actions):
       return None
-    return event.model_copy(update={'partial': True})
+    progress: dict[str, Any] = {'partial': True}
+    if actions.skip_summarization:
+      # It would make the event a final response all the same.
+      progress['actions'] = actions.model_copy(
+          update={'skip_summarization': None}
+      )
+    return event.model_copy(update=progress)
   said_something = bool(kept_parts) or (
       not user_facing
       and (
