@@ -28,9 +28,11 @@ from google.adk.diagnostics import check_agent_tree
 from google.adk.diagnostics import CODES
 from google.adk.diagnostics import Diagnostic
 from google.adk.diagnostics import Severity
+from google.adk.tools.agent_tool import AgentTool
 from google.adk.workflow import JoinNode
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
+from pydantic import BaseModel
 import pytest
 
 _MODEL = 'gemini-2.5-flash'
@@ -207,3 +209,37 @@ class TestPublicApi:
     check_agent_tree(root)
 
     assert root.model_dump(mode='json', exclude_none=True) == before
+
+
+class _Hotel(BaseModel):
+  name: str
+  price: int
+
+
+def _concierge(**kwargs: Any) -> LlmAgent:
+  finder = _agent('hotel_finder', output_schema=_Hotel)
+  return _agent('concierge', tools=[AgentTool(finder)], **kwargs)
+
+
+def test_a_structured_result_a_filtered_client_loses_is_named():
+  """ADK-D113: an agent tool's structured result reaches a client by name."""
+  [found] = _found(_concierge(), 'ADK-D113')
+
+  assert found.severity == Severity.INFO
+  assert found.agent == 'concierge'
+  assert "'hotel_finder'" in found.message and '_Hotel' in found.message
+  assert "tool_visibility={'hotel_finder': 'full'}" in found.hint
+
+
+def test_a_structured_result_sent_or_internal_is_not_named():
+  sent = _concierge(tool_visibility={'hotel_finder': 'full'})
+  internal = _composite(
+      SequentialAgent,
+      'trip',
+      _concierge(),
+      _agent('presenter'),
+  )
+  plain = _agent('concierge', tools=[AgentTool(_agent('researcher'))])
+
+  for root in (sent, internal, plain):
+    assert _found(root, 'ADK-D113') == []
