@@ -801,3 +801,109 @@ async def test_nodes_run_with_run_node_arrive_as_sub_agent_runs():
   assert [e['type'] for e in events].count('SUBAGENT_FINISHED') == 2
   assert 'HEADLINE-7' not in raw_stream
   assert _live_text(events) == '2 headlines written.'
+
+
+_OUTAGE = 'search-outage-db7731'
+"""The text of the exception the failing researcher raises."""
+
+
+class _RaisingLlm(BaseLlm):
+  """A model that raises, its message quoting what it worked on."""
+
+  model: str = 'raising'
+
+  async def generate_content_async(self, llm_request, stream=False):
+    raise RuntimeError(_OUTAGE)
+    yield  # pylint: disable=unreachable
+
+
+async def test_a_failed_agent_tools_run_reads_back_as_the_live_stream_drew_it():
+  desk = LlmAgent(
+      name='desk',
+      model=_ScriptedLlm(reply=_desk_reply),
+      tools=[AgentTool(agent=LlmAgent(name='researcher', model=_RaisingLlm()))],
+  )
+  agent = UserViewADKAgent(
+      adk_agent=desk,
+      app_name=_APP,
+      user_id=_USER,
+      session_service=InMemorySessionService(),
+      run_config_factory=_streaming,
+      emit_messages_snapshot=True,
+  )
+
+  async with _client(agent, add_user_view_fastapi_endpoint) as client:
+    response = await client.post(
+        '/',
+        json={
+            'threadId': _THREAD,
+            'runId': 'run-0',
+            'state': {},
+            'messages': [
+                {'id': 'user-0', 'role': 'user', 'content': _TURNS[0]}
+            ],
+            'tools': [],
+            'context': [],
+            'forwardedProps': {},
+        },
+        headers={'Accept': 'text/event-stream'},
+    )
+    raw_state, state_messages = await _agents_state(client)
+
+  events = [
+      json.loads(line[len('data:') :])
+      for line in response.text.splitlines()
+      if line.startswith('data:')
+  ]
+  (failed,) = [e for e in events if e['type'] == 'SUBAGENT_ERROR']
+  run_id = failed['subagentRunId']
+  # Live: the run ended in error, and the run's error is a code or a generic
+  # sentence, never the exception's text.
+  assert _OUTAGE not in response.text
+  # The history: the user's message and the run's message with its error,
+  # not the exception as the assistant's text.
+  assert _OUTAGE not in raw_state
+  assert [
+      (m['role'], m.get('subagentRunId'), m.get('content'))
+      for m in state_messages
+  ] == [('user', None, _TURNS[0]), ('assistant', run_id, None)]
+  assert state_messages[1]['metadata'] == {
+      'status': 'error',
+      'error': failed['message'],
+  }
+
+
+def test_from_app_takes_the_adapters_own_options():
+  from google.adk.apps.app import App
+  from google.adk.apps.app import ResumabilityConfig
+
+  agent = UserViewADKAgent.from_app(
+      App(
+          name=_APP,
+          root_agent=_research_desk(),
+          resumability_config=ResumabilityConfig(is_resumable=True),
+      ),
+      user_id=_USER,
+      session_service=InMemorySessionService(),
+      run_config_factory=_streaming,
+      client_state_keys=['cart'],
+      nested_progress='full',
+  )
+
+  assert isinstance(agent, UserViewADKAgent)
+  assert (agent.client_state_keys, agent.nested_progress) == (
+      ('cart',),
+      'full',
+  )
+  run_config = agent._run_config_factory(None)
+  assert (
+      run_config.visibility_mode,
+      run_config.client_state_keys,
+      run_config.nested_progress,
+  ) == ('filter', ['cart'], 'full')
+  with pytest.raises(ValueError, match='nested_progress'):
+    UserViewADKAgent.from_app(
+        App(name=_APP, root_agent=_research_desk()),
+        user_id=_USER,
+        nested_progress='loud',
+    )

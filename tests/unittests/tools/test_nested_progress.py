@@ -352,8 +352,26 @@ async def test_nothing_is_sent_or_stored_when_no_client_asks(mode):
 
 
 def test_nested_progress_takes_the_tool_levels_words():
-  with pytest.raises(ValidationError, match='nested_progress'):
+  with pytest.raises(
+      ValidationError,
+      match=r"RunConfig\.nested_progress.*'hidden', 'minimal', 'full'",
+  ) as raised:
     RunConfig(nested_progress='verbose')
+  assert 'tool visibility' not in str(raised.value)
+
+
+def test_nested_progress_is_checked_when_assigned():
+  config = RunConfig()
+
+  with pytest.raises(ValidationError, match=r'RunConfig\.nested_progress'):
+    config.nested_progress = 'bogus'
+
+  assert config.nested_progress == 'hidden'
+  config.nested_progress = 'full'
+  assert config.nested_progress == 'full'
+  # Upstream's own fields keep upstream's behaviour: set as given.
+  config.max_llm_calls = 7
+  assert config.max_llm_calls == 7
 
 
 def fact_check(claim: str) -> dict[str, str]:
@@ -583,3 +601,156 @@ async def test_an_internal_agents_tools_are_its_work_not_the_turns_cards():
   dumped = str([m.model_dump() for m in messages])
   assert 'tier-label-5521' not in dumped
   assert 'gold-7731' not in dumped
+
+
+def _researching_assistant(researcher_model: BaseLlm | None = None) -> LlmAgent:
+  """An assistant that asks its researcher (an agent tool), then answers."""
+  researcher = LlmAgent(
+      name='researcher',
+      model=researcher_model
+      or _ScriptedLlm(
+          script=[
+              _call('search', query='quokka habitat'),
+              types.Part(text=_FOUND),
+          ]
+      ),
+      tools=[search],
+  )
+  return LlmAgent(
+      name='assistant',
+      model=_ScriptedLlm(
+          script=[
+              _call('researcher', request='Where do quokkas live?'),
+              types.Part(text=_ANSWER),
+          ]
+      ),
+      tools=[AgentTool(researcher)],
+  )
+
+
+def _legacy_parent(kind: str, agent: LlmAgent) -> Any:
+  from google.adk.agents.loop_agent import LoopAgent
+  from google.adk.agents.parallel_agent import ParallelAgent
+  from google.adk.agents.sequential_agent import SequentialAgent
+
+  if kind == 'sequential':
+    return SequentialAgent(name='team', sub_agents=[agent])
+  if kind == 'loop':
+    return LoopAgent(name='team', sub_agents=[agent], max_iterations=1)
+  return ParallelAgent(name='team', sub_agents=[agent])
+
+
+@pytest.mark.asyncio
+@pytest.mark.filterwarnings('ignore::DeprecationWarning')
+@pytest.mark.parametrize('parent', ['sequential', 'loop', 'parallel'])
+async def test_an_agent_tool_under_a_legacy_parent_streams_and_records(parent):
+  live, stored = await _ask(
+      InMemoryRunner(
+          agent=_legacy_parent(parent, _researching_assistant()),
+          app_name='app',
+      ),
+      'Where do quokkas live?',
+      run_config=RunConfig(visibility_mode='filter', nested_progress='minimal'),
+      yield_user_message=True,
+  )
+
+  researcher_call = next(
+      call
+      for event in live
+      for call in event.get_function_calls()
+      if call.name == 'researcher'
+  )
+  response_at = next(
+      i
+      for i, event in enumerate(live)
+      if any(r.name == 'researcher' for r in event.get_function_responses())
+  )
+  # Live: all of the run's progress arrives before the call's response.
+  progress = _progress(live[:response_at])
+  assert [(p['status'], p.get('step', {}).get('status')) for p in progress] == [
+      ('started', None),
+      ('step', 'running'),
+      ('step', 'done'),
+      ('finished', None),
+  ]
+  assert {p['run'] for p in progress} == {researcher_call.id}
+  assert not _progress(stored)
+  # Reload: the run as the client saw it.
+  messages = user_messages(stored)
+  assert _shape(messages) == [
+      ('user', [('text', 'Where do quokkas live?')]),
+      (
+          'assistant',
+          [
+              ('agent', 'researcher', 'finished', [('search', 'done')]),
+              ('text', _ANSWER),
+          ],
+      ),
+  ]
+  # A legacy root yields no user event; the reply is the same.
+  assert user_messages(live)[-1] == messages[-1]
+
+
+@pytest.mark.asyncio
+@pytest.mark.filterwarnings('ignore::DeprecationWarning')
+async def test_a_failure_under_a_legacy_parent_still_raises():
+  runner = InMemoryRunner(
+      agent=_legacy_parent(
+          'sequential', _researching_assistant(researcher_model=_FailingLlm())
+      ),
+      app_name='app',
+  )
+  session = await runner.session_service.create_session(
+      app_name='app', user_id='u'
+  )
+  live = []
+  with pytest.raises(RuntimeError, match='search backend unavailable'):
+    async for event in runner.run_async(
+        user_id='u',
+        session_id=session.id,
+        new_message=types.UserContent('Where do quokkas live?'),
+        run_config=RunConfig(nested_progress='minimal'),
+    ):
+      live.append(event)
+
+  assert [p['status'] for p in _progress(live)] == ['started', 'error']
+  assert 'search backend' not in str(_progress(live))
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize('nested_progress', ['hidden', 'minimal'])
+async def test_a_raising_agent_tool_is_drawn_as_ended_in_error(nested_progress):
+  runner = InMemoryRunner(
+      agent=_researching_assistant(researcher_model=_FailingLlm()),
+      app_name='app',
+  )
+  session = await runner.session_service.create_session(
+      app_name='app', user_id='u'
+  )
+  live = []
+  with pytest.raises(RuntimeError):
+    async for event in runner.run_async(
+        user_id='u',
+        session_id=session.id,
+        new_message=types.UserContent('Where do quokkas live?'),
+        run_config=RunConfig(
+            visibility_mode='filter', nested_progress=nested_progress
+        ),
+        yield_user_message=True,
+    ):
+      live.append(event)
+  stored = await runner.session_service.get_session(
+      app_name='app', user_id='u', session_id=session.id
+  )
+  assert stored is not None
+
+  messages = user_messages(stored.events)
+
+  reply = messages[1].parts
+  assert [part.type for part in reply] == ['agent', 'error']
+  run = reply[0].agent
+  assert (run.agent, run.status) == ('researcher', 'error')
+  if nested_progress != 'hidden':
+    # As the live progress ended it: a generic sentence, not the exception.
+    assert run.error == INTERNAL_ERROR_MESSAGE
+  assert user_messages(live) == messages

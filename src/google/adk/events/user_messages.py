@@ -35,8 +35,11 @@ tools continues the turn it answers. Events are placed in their turn by
 invocation, never by position, so two turns that ran at once each keep their
 own answer. The work of an agent or node run as a
 tool (an ``AgentTool``'s nested run as recorded with its response, or the
-events on the tool's ``<tool>@<call id>`` branch) is the card's ``nested``
-run, never a card or text of its own. Errors are parts too.
+events on the tool's ``<tool>@<call id>`` branch) is a part of type
+``'agent'`` (a ``NestedRun``: the agent, its outcome and its steps), never a
+card or text of its own. Errors are parts too; a run still going when the
+turn ends in an error ended in it (``'error'``), with what was recorded of
+it when its agent raised.
 
 The parts are built from ``user_view`` of the events, so the rules of what a
 user sees are those of filter mode, and the messages are the same for a run's
@@ -217,6 +220,7 @@ class _Builder:
       elif part.function_response is not None:
         self._add_response(event, part.function_response)
     if run is None and (event.error_code or event.error_message):
+      self._end_runs_in_error(event)
       self._append(
           event,
           MessagePart(
@@ -318,6 +322,23 @@ class _Builder:
     for run in self._turn(event).internal_runs.values():
       if run.agent != event.author and run.status == 'started':
         run.status = 'finished'
+
+  def _end_runs_in_error(self, event: Event) -> None:
+    """The runs of agents used as tools still going end in the turn's error.
+
+    An agent that raised gives its call no response: its run, as the client
+    saw it, is recorded with the error event instead.
+    """
+    recorded = records_of(event).nested
+    reply = self._turn(event).reply
+    for part in reply.parts if reply is not None else ():
+      run = part.agent
+      if run is None or run.status != 'started' or run.run not in self._runs:
+        continue
+      if run.run in recorded:
+        _merge_recorded(run, recorded[run.run])
+      if run.status == 'started':
+        run.status = 'error'
 
   def _enclosing_run(self, event: Event) -> Optional[NestedRun]:
     """The run of the tool call that produced an event, if any."""

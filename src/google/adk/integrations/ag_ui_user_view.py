@@ -107,6 +107,7 @@ except ImportError as e:
   ) from e
 
 from ..agents.run_config import RunConfig
+from ..events._client_errors import INTERNAL_ERROR_MESSAGE
 from ..events._client_errors import RUN_FAILED_CODE
 from ..events._client_errors import RUN_FAILED_MESSAGE
 from ..events._event_records import progress_of
@@ -293,6 +294,11 @@ def _conversation(
   ``nested_progress`` is ``'hidden'``) an assistant message attributed to
   the run (``subagentRunId`` = the call id) whose tool calls are its steps.
   The ids are the ones the live stream gives the same messages.
+
+  An error part is not the assistant's text: the live stream never shows
+  an error event's message (a run an exception ended gets ``RUN_ERROR``
+  with a code, a failed run ``SUBAGENT_ERROR``), and in filter mode an
+  exception's text is for the server's log.
   """
   messages: list[Any] = []
   turn_id: Optional[str] = None
@@ -313,11 +319,13 @@ def _conversation(
         if nested_progress != HIDDEN:
           messages.extend(_run_messages(part.agent, nested_progress))
         continue
+      if part.type == 'error':
+        continue
       if reply is None:
         reply = AssistantMessage(id=_reply_id(turn_id or message.id))
         reply_at = len(messages)
         messages.append(reply)
-      if part.type in ('text', 'error') and part.text:
+      if part.type == 'text' and part.text:
         content.append(part.text)
       elif part.type == 'tool' and part.tool is not None:
         call, result = _card_messages(part.tool)
@@ -349,12 +357,23 @@ def _card_messages(card: ToolCard) -> tuple[ToolCall, Optional[ToolMessage]]:
 
 
 def _run_messages(run: NestedRun, level: str) -> list[Any]:
-  """The messages of an agent run as a tool: its steps, then inner runs."""
+  """The messages of an agent run as a tool: its steps, then inner runs.
+
+  A run that ended in error has its message even without steps, its
+  ``metadata`` saying so (``{'status': 'error', 'error': ...}``, the
+  sentence ``SUBAGENT_ERROR`` gave it live).
+  """
   messages: list[Any] = []
-  if run.steps:
+  failed = run.status == 'error'
+  if run.steps or failed:
     work = AssistantMessage(
         id=_work_id(run.run),
         subagent_run_id=run.run,
+        metadata=(
+            {'status': 'error', 'error': run.error or INTERNAL_ERROR_MESSAGE}
+            if failed
+            else None
+        ),
         tool_calls=[
             ToolCall(
                 id=step.id,
@@ -364,7 +383,8 @@ def _run_messages(run: NestedRun, level: str) -> list[Any]:
                 ),
             )
             for step in run.steps
-        ],
+        ]
+        or None,
     )
     messages.append(work)
     messages.extend(
@@ -748,8 +768,8 @@ def _in_filter_mode(
 class UserViewADKAgent(ADKAgent):  # type: ignore[misc]
   """An ``ADKAgent`` whose clients receive only what the user should see.
 
-  Takes ``ADKAgent``'s arguments (and ``ADKAgent.from_app`` works as well),
-  plus ``client_state_keys``: the state keys the client may see although
+  Takes ``ADKAgent``'s arguments (and ``from_app`` takes ``ADKAgent.from_app``'s,
+  so a resumable ``App`` can be served), plus ``client_state_keys``: the state keys the client may see although
   internal agents write them (a list of str; none by default), and
   ``nested_progress``: how much the client gets of the work of agents run as
   tools, ``'hidden'``, ``'minimal'`` (the default: who works, and each tool
@@ -782,6 +802,47 @@ class UserViewADKAgent(ADKAgent):  # type: ignore[misc]
       **kwargs: Any,
   ) -> None:
     super().__init__(*args, **kwargs)
+    # ag-ui-adk sets the factory; it has no type where it is not installed.
+    self._app_run_config_factory: Any = self._run_config_factory  # type: ignore[has-type]
+    self._configure(client_state_keys, nested_progress)
+    self._run_views: dict[tuple[str, str], _RunView] = {}
+    # ADKAgent.__init__ has just made sure the manager's service is ag-ui-adk's
+    # RequestStateSessionService; the view goes on top of it. A manager shared
+    # with other agents gets it too, which changes nothing for them: the view
+    # applies only inside add_user_view_fastapi_endpoint's /agents/state.
+    manager = self._session_manager
+    if not isinstance(manager._session_service, _UserViewSessionReads):
+      manager._session_service = _UserViewSessionReads(manager._session_service)
+
+  @classmethod
+  def from_app(
+      cls,
+      app: Any,
+      *args: Any,
+      client_state_keys: Iterable[str] = (),
+      nested_progress: str = MINIMAL,
+      **kwargs: Any,
+  ) -> UserViewADKAgent:
+    """``ADKAgent.from_app``, with this class's own two options.
+
+    Args:
+      app: The ADK ``App`` (a resumable one, for instance).
+      *args: Passed to ``ADKAgent.from_app``.
+      client_state_keys: As for the constructor.
+      nested_progress: As for the constructor.
+      **kwargs: Passed to ``ADKAgent.from_app``.
+
+    Returns:
+      The agent, serving the App.
+    """
+    agent = cast(UserViewADKAgent, super().from_app(app, *args, **kwargs))
+    agent._configure(client_state_keys, nested_progress)
+    return agent
+
+  def _configure(
+      self, client_state_keys: Iterable[str], nested_progress: str
+  ) -> None:
+    """Checks and sets the options, and the runs' RunConfig with them."""
     self.client_state_keys: tuple[str, ...] = tuple(
         validate_client_state_keys(list(client_state_keys))
     )
@@ -793,22 +854,12 @@ class UserViewADKAgent(ADKAgent):  # type: ignore[misc]
     self.nested_progress: str = validate_tool_visibility(
         nested_progress, owner='UserViewADKAgent.nested_progress'
     )
-    # ag-ui-adk sets the factory; it has no type where it is not installed.
-    factory: Any = self._run_config_factory  # type: ignore[has-type]
     self._run_config_factory = functools.partial(
         _in_filter_mode,
-        factory,
+        self._app_run_config_factory,
         self.client_state_keys,
         self.nested_progress,
     )
-    self._run_views: dict[tuple[str, str], _RunView] = {}
-    # ADKAgent.__init__ has just made sure the manager's service is ag-ui-adk's
-    # RequestStateSessionService; the view goes on top of it. A manager shared
-    # with other agents gets it too, which changes nothing for them: the view
-    # applies only inside add_user_view_fastapi_endpoint's /agents/state.
-    manager = self._session_manager
-    if not isinstance(manager._session_service, _UserViewSessionReads):
-      manager._session_service = _UserViewSessionReads(manager._session_service)
 
   async def run(self, input: RunAgentInput) -> AsyncGenerator[BaseEvent, None]:
     """Runs as ``ADKAgent.run``, drawn as the history draws the turn.

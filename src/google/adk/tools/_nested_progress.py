@@ -42,7 +42,7 @@ of them (``events/_event_records.py``). The update:
   ``result``.
 
 How much is sent is the lower of the caller's ``RunConfig.nested_progress``
-and the agent tool's own level (``BaseTool.visibility``,
+and the agent tool's own level (``BaseTool.user_visibility``,
 ``LlmAgent.tool_visibility``; ``'minimal'`` by default): a ``'hidden'`` agent
 tool sends nothing, and each nested call is capped again by its own tool's
 level in the nested run. The agent's text is never sent: it reaches the
@@ -50,9 +50,17 @@ caller as the tool's result.
 
 When the call returns, the run as the client saw it (the agent, its outcome,
 its steps and the runs nested in it) is stored with the caller's function
-response, in its visibility entry, so a reload draws the same tool card
-(``google.adk.events.user_messages``). Nothing is recorded for a caller that
-did not ask.
+response, in its visibility entry, so a reload draws the same ``'agent'``
+part (``google.adk.events.user_messages``). A run that raised has no
+response: its record goes with the error event the caller's run ends with.
+Nothing is recorded for a caller that did not ask.
+
+Under every parent: a ``Workflow`` or a root ``LlmAgent`` reads all of an
+invocation's events from its event queue, where the progress goes too; under
+a ``SequentialAgent``, ``LoopAgent`` or ``ParallelAgent`` the Runner reads
+the agents' events from a generator that waits while a tool runs, so
+``with_progress`` drives that generator in a task of its own and yields the
+progress as it arrives, in order with the events.
 """
 
 from __future__ import annotations
@@ -67,6 +75,7 @@ from typing import Optional
 from typing import TYPE_CHECKING
 
 from google.genai import types
+import pydantic_core
 
 from . import _tool_visibility
 from ..events import _client_errors
@@ -89,6 +98,7 @@ PROGRESS_METADATA_KEY: Final = _event_records.PROGRESS_METADATA_KEY
 key: the client reads it."""
 
 _RECORDS_METADATA_KEY: Final = '_adk_nested_run_records'
+_QUEUE_METADATA_KEY: Final = '_adk_nested_progress_queue'
 
 _USER_AUTHOR: Final = 'user'
 CONTROL_TOOLS: Final = frozenset({
@@ -118,11 +128,45 @@ def validate_nested_progress(value: Any) -> Any:
     The value, unchanged.
 
   Raises:
-    ValueError: If the value is not a tool visibility level.
+    ValueError: If the value is not one of the levels.
   """
-  return _tool_visibility.validate_tool_visibility(
-      value, owner='RunConfig.nested_progress'
+  if (
+      isinstance(value, str)
+      and value in _tool_visibility.ALLOWED_TOOL_VISIBILITIES
+  ):
+    return value
+  raise ValueError(
+      f'Invalid RunConfig.nested_progress {value!r}. Allowed values: '
+      + ', '.join(repr(v) for v in _tool_visibility.ALLOWED_TOOL_VISIBILITIES)
+      + '.'
   )
+
+
+def validate_assigned_nested_progress(value: Any) -> Any:
+  """Checks a value assigned to ``RunConfig.nested_progress``.
+
+  Args:
+    value: The assigned level.
+
+  Returns:
+    The value, unchanged.
+
+  Raises:
+    pydantic.ValidationError: If the value is not one of the levels, as
+      constructing a ``RunConfig`` with it raises.
+  """
+  try:
+    return validate_nested_progress(value)
+  except ValueError as error:
+    raise pydantic_core.ValidationError.from_exception_data(
+        'RunConfig',
+        [{
+            'type': 'value_error',
+            'loc': ('nested_progress',),
+            'input': value,
+            'ctx': {'error': error},
+        }],
+    ) from None
 
 
 def bind_to_invocation(invocation_context: InvocationContext) -> None:
@@ -141,6 +185,9 @@ def bind_to_invocation(invocation_context: InvocationContext) -> None:
 def stamp_event(event: Event, invocation_context: InvocationContext) -> None:
   """Stores with a function response the nested runs its calls made.
 
+  A run that ended in error without a response (its agent raised) is stored
+  with the next error event instead, the one the caller's run ends with.
+
   Args:
     event: The event, before plugins see it and before it is persisted.
     invocation_context: The invocation the event belongs to.
@@ -153,6 +200,11 @@ def stamp_event(event: Event, invocation_context: InvocationContext) -> None:
       for response in event.get_function_responses()
       if response.id in records
   }
+  if event.error_code or event.error_message:
+    for run_id in [
+        r for r, run in records.items() if run.get('status') == ERROR
+    ]:
+      found[run_id] = records.pop(run_id)
   if found:
     event.custom_metadata = _visibility_metadata.with_entries(
         event.custom_metadata, **{_event_records.NESTED: found}
@@ -285,6 +337,99 @@ def steps_of(
   return steps
 
 
+async def with_progress(
+    invocation_context: InvocationContext,
+    events: AsyncGenerator[Event, None],
+) -> AsyncGenerator[Event, None]:
+  """Yields a legacy agent's events and, as it arrives, its tools' progress.
+
+  A ``SequentialAgent``, ``LoopAgent`` or ``ParallelAgent`` hands the Runner
+  its events from a generator that is suspended while a tool runs, so the
+  progress an agent tool sends meanwhile has no way out. When the caller
+  asked for it, the generator runs in a task of its own (one task, so its
+  context variables hold across its steps) and the progress goes to a queue
+  beside its events: each event is yielded in order, and the generator
+  resumes only once the caller asks for the next, as when read directly.
+  Otherwise, or when the invocation has an event queue, the events pass as
+  they are.
+
+  Args:
+    invocation_context: The invocation the agent runs in.
+    events: The agent's events.
+
+  Yields:
+    The agent's events and progress events.
+  """
+  if (
+      _requested_level(invocation_context) == HIDDEN
+      or invocation_context._event_queue is not None
+  ):
+    async with Aclosing(events) as agen:
+      async for event in agen:
+        yield event
+    return
+  queue: asyncio.Queue[tuple[Any, Optional[asyncio.Future[bool]]]] = (
+      asyncio.Queue()
+  )
+  invocation_context._private_metadata[_QUEUE_METADATA_KEY] = queue
+  producer = asyncio.create_task(_produce(events, queue))
+  resume: Optional[asyncio.Future[bool]] = None
+  try:
+    while True:
+      item, resume = await queue.get()
+      if item is _END:
+        return
+      if isinstance(item, _Raised):
+        raise item.error
+      yield item
+      if resume is not None:
+        resume.set_result(True)
+        resume = None
+  finally:
+    invocation_context._private_metadata.pop(_QUEUE_METADATA_KEY, None)
+    if resume is not None and not resume.done():
+      # Closed early: the generator is closed in its own task.
+      resume.set_result(False)
+    elif not producer.done():
+      producer.cancel()
+    try:
+      await producer
+    except asyncio.CancelledError:
+      pass
+
+
+_END: Final = object()
+
+
+class _Raised:
+  """What a legacy agent's generator raised, for the task reading it."""
+
+  def __init__(self, error: BaseException) -> None:
+    self.error = error
+
+
+async def _produce(
+    events: AsyncGenerator[Event, None],
+    queue: asyncio.Queue[tuple[Any, Optional[asyncio.Future[bool]]]],
+) -> None:
+  """Reads ``events`` into ``queue``, each one waiting to be let go on."""
+  loop = asyncio.get_running_loop()
+  try:
+    async with Aclosing(events) as agen:
+      async for event in agen:
+        resume: asyncio.Future[bool] = loop.create_future()
+        queue.put_nowait((event, resume))
+        if not await resume:
+          return
+  except asyncio.CancelledError:
+    raise
+  except BaseException as error:  # pylint: disable=broad-exception-caught
+    # Raised where the Runner reads the events, as when it reads them itself.
+    queue.put_nowait((_Raised(error), None))
+    return
+  queue.put_nowait((_END, None))
+
+
 def start(tool_context: ToolContext, agent_name: str) -> Optional[NestedRun]:
   """Starts relaying an agent tool's run, or returns None when none is asked.
 
@@ -294,7 +439,10 @@ def start(tool_context: ToolContext, agent_name: str) -> Optional[NestedRun]:
   """
   invocation_context = tool_context._invocation_context
   requested = _requested_level(invocation_context)
-  if requested == HIDDEN or invocation_context._event_queue is None:
+  if requested == HIDDEN or (
+      invocation_context._event_queue is None
+      and _QUEUE_METADATA_KEY not in invocation_context._private_metadata
+  ):
     return None
   caller_loop = getattr(
       getattr(invocation_context, '_abort_state', None), 'loop', None
@@ -428,7 +576,13 @@ class NestedRun:
         visibility='internal',
         custom_metadata=_event_records.progress_metadata(update),
     )
-    await self._invocation_context._enqueue_event(event)
+    if self._invocation_context._event_queue is not None:
+      await self._invocation_context._enqueue_event(event)
+      return
+    # Under a legacy agent: the queue ``with_progress`` reads, while it does.
+    queue = self._invocation_context._private_metadata.get(_QUEUE_METADATA_KEY)
+    if queue is not None:
+      queue.put_nowait((event, None))
 
 
 def _requested_level(invocation_context: InvocationContext) -> str:
