@@ -266,3 +266,55 @@ async def test_user_events_are_user_facing_and_unmarked():
   assert user_events and all(e.is_user_facing for e in user_events)
   assert all(e.visibility is None for e in user_events)
   assert agent_events and all(e.visibility == 'internal' for e in agent_events)
+
+
+def _flags_by_author(events: list[Event]) -> dict[str, set[bool]]:
+  """Maps each author of a content-carrying event to the flags it carried."""
+  flags: dict[str, set[bool]] = {}
+  for event in events:
+    if event.content is not None and event.author != 'user':
+      flags.setdefault(event.author, set()).add(event.is_user_facing)
+  return flags
+
+
+def _client_texts(events: list[Event]) -> list[str]:
+  """What a client that shows only flagged final responses reads."""
+  return [
+      part.text
+      for event in events
+      if event.is_final_response() and event.is_user_facing and event.content
+      for part in event.content.parts or ()
+      if part.text
+  ]
+
+
+@pytest.mark.asyncio
+async def test_an_agent_nested_in_a_loop_that_can_end_it_speaks_last():
+  root = LoopAgent(
+      name='loop',
+      max_iterations=3,
+      sub_agents=[
+          _sequence(
+              'steps',
+              _agent(
+                  'llm_3',
+                  'The answer is 42.',
+                  _call('exit_loop'),
+                  tools=[exit_loop],
+              ),
+          ),
+          _agent('llm_10', 'Looks right; confirm it.'),
+      ],
+  )
+
+  events, session = await _run(root)
+
+  # The loop ends when llm_3 calls exit_loop (its second pass), so on that
+  # path nothing speaks after llm_3: it answers as llm_10 does.
+  expected = {'llm_3': {True}, 'llm_10': {True}}
+  assert _flags_by_author(events) == expected
+  assert _flags_by_author(session.events) == expected
+  assert _client_texts(events) == [
+      'The answer is 42.',
+      'Looks right; confirm it.',
+  ]

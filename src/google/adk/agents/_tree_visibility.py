@@ -21,7 +21,9 @@ input for the step after them.
   every sub-agent but the last is internal unless later ones are internal by
   choice.
 * ``LoopAgent``: the loop can end after its last sub-agent (max_iterations)
-  and after any sub-agent carrying the ``exit_loop`` tool. With something
+  and after any sub-agent that can escalate: one carrying the ``exit_loop``
+  tool, or a composite with such an agent inside (an escalation ends every
+  loop around it; a sequence runs its remaining steps first). With something
   after the loop that speaks, the whole body is internal; at the end of a run
   those sub-agents speak on every pass.
 * ``ParallelAgent``: sub-agents run side by side and inherit.
@@ -150,9 +152,21 @@ LLM_AGENT: Final = LlmAgentRule()
 
 
 def _can_end_loop(agent: Any) -> bool:
-  """Whether an agent carries upstream's ``exit_loop`` tool."""
+  """Whether an agent can end the loops around it.
+
+  It can when it carries upstream's ``exit_loop`` tool, or when an agent it
+  runs in its place can (its sub-agents, other than single-turn ones, which
+  run as tools): a loop ends on an escalating event from anywhere below it,
+  and a sequence runs its remaining steps first.
+  """
+  from ..utils._agent_mode import AgentMode
+
   for tool in getattr(agent, 'tools', None) or ():
     name = getattr(tool, 'name', None) or getattr(tool, '__name__', None)
     if name == _EXIT_LOOP_TOOL_NAME:
       return True
-  return False
+  return any(
+      _can_end_loop(sub_agent)
+      for sub_agent in _visibility.sub_agents(agent)
+      if getattr(sub_agent, 'mode', None) != AgentMode.SINGLE_TURN
+  )
