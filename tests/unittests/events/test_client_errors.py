@@ -21,7 +21,7 @@ import logging
 
 from google.adk.events import _client_errors
 from google.adk.events._client_errors import client_error_message
-from google.adk.events._client_errors import INTERNAL_ERROR_MESSAGE
+from google.adk.events._client_errors import ERROR_EVENT_MESSAGE
 from google.adk.events._client_errors import run_error_payload
 from google.adk.events._client_errors import RUN_FAILED_CODE
 from google.adk.events._client_errors import RUN_FAILED_MESSAGE
@@ -86,10 +86,13 @@ def _error_event(**kwargs) -> Event:
   )
 
 
-def test_a_user_facing_error_event_keeps_its_message():
+def test_a_user_facing_error_events_message_is_generic_too():
+  # A node that raises is recorded as an error event carrying str(exc),
+  # whoever the node speaks to.
   event = _error_event()
 
-  assert client_error_message(event) == event.error_message
+  assert client_error_message(event) == ERROR_EVENT_MESSAGE
+  assert _SECRET in event.error_message  # The session keeps it.
 
 
 def test_an_internal_agents_error_message_is_generic():
@@ -97,7 +100,7 @@ def test_an_internal_agents_error_message_is_generic():
 
   message = client_error_message(event)
 
-  assert message == INTERNAL_ERROR_MESSAGE
+  assert message == ERROR_EVENT_MESSAGE
   assert _SECRET not in message
   assert event.error_code == 'TOOL_FAILED'  # Kept, and not modified.
   assert _SECRET in event.error_message
@@ -106,7 +109,7 @@ def test_an_internal_agents_error_message_is_generic():
 def test_an_error_inside_a_hidden_tool_is_generic():
   event = _error_event(custom_metadata=with_entries(None, inside='hidden'))
 
-  assert client_error_message(event) == INTERNAL_ERROR_MESSAGE
+  assert client_error_message(event) == ERROR_EVENT_MESSAGE
 
 
 def test_an_event_without_a_message_has_none():

@@ -31,7 +31,7 @@ from google.adk.agents.loop_agent import LoopAgent
 from google.adk.agents.run_config import RunConfig
 from google.adk.agents.run_config import StreamingMode
 from google.adk.agents.sequential_agent import SequentialAgent
-from google.adk.events._client_errors import INTERNAL_ERROR_MESSAGE
+from google.adk.events._client_errors import ERROR_EVENT_MESSAGE
 from google.adk.events._state_view import state_for_client
 from google.adk.events.event import Event
 from google.adk.events.user_view import user_view
@@ -313,7 +313,7 @@ async def test_errors_of_internal_agents_reach_the_client():
   # quote what it worked on, is a generic sentence.
   errors = [e for e in events if e.error_code]
   assert [(e.author, e.error_code, e.error_message) for e in errors] == [
-      ('screener', 'SAFETY', INTERNAL_ERROR_MESSAGE)
+      ('screener', 'SAFETY', ERROR_EVENT_MESSAGE)
   ]
   assert not errors[0].is_user_facing
   assert _SECRET not in _received_text(events)

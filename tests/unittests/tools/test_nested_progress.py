@@ -26,7 +26,7 @@ from typing import AsyncGenerator
 
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.agents.run_config import RunConfig
-from google.adk.events._client_errors import INTERNAL_ERROR_MESSAGE
+from google.adk.events._client_errors import ERROR_EVENT_MESSAGE
 from google.adk.events.event import Event
 from google.adk.events.user_messages import user_messages
 from google.adk.models.base_llm import BaseLlm
@@ -468,7 +468,7 @@ async def test_a_failing_agent_tool_ends_its_progress_with_the_error():
   # The run ends in error; the exception's text, which may quote what the
   # agent worked on, stays in the server's log.
   last = _progress(live)[-1]
-  assert (last['status'], last['error']) == ('error', INTERNAL_ERROR_MESSAGE)
+  assert (last['status'], last['error']) == ('error', ERROR_EVENT_MESSAGE)
   assert 'search backend' not in str(_progress(live))
 
 
@@ -752,5 +752,5 @@ async def test_a_raising_agent_tool_is_drawn_as_ended_in_error(nested_progress):
   assert (run.agent, run.status) == ('researcher', 'error')
   if nested_progress != 'hidden':
     # As the live progress ended it: a generic sentence, not the exception.
-    assert run.error == INTERNAL_ERROR_MESSAGE
+    assert run.error == ERROR_EVENT_MESSAGE
   assert user_messages(live) == messages

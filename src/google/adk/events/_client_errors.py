@@ -24,9 +24,8 @@ code and a generic sentence, and the full text goes only to the server log:
   ``/run``) sends when an exception ends a run; ``None`` in annotate mode,
   where the door keeps its own behaviour.
 * ``client_error_message(event)`` is the ``error_message`` an error event
-  may carry to a client in filter mode: its own for an event meant for the
-  user, a generic sentence for an internal agent's event or one produced
-  inside a hidden tool (the ``error_code`` is kept as it is).
+  carries to a client in filter mode: a generic sentence (the
+  ``error_code`` is kept as it is).
 """
 
 from __future__ import annotations
@@ -35,8 +34,6 @@ import logging
 from typing import Final
 from typing import Optional
 from typing import TYPE_CHECKING
-
-from . import _event_records
 
 if TYPE_CHECKING:
   from .event import Event
@@ -52,8 +49,8 @@ RUN_FAILED_MESSAGE: Final = (
 )
 """The sentence that goes with ``RUN_FAILED_CODE``."""
 
-INTERNAL_ERROR_MESSAGE: Final = 'An internal step of this request failed.'
-"""An internal agent's error event's message, as a client in filter mode reads it."""
+ERROR_EVENT_MESSAGE: Final = 'A step of this request failed.'
+"""An error event's message, as a client in filter mode reads it."""
 
 _FILTER: Final = 'filter'
 
@@ -87,10 +84,12 @@ def run_error_payload(
 def client_error_message(event: Event) -> Optional[str]:
   """Returns the ``error_message`` a client in filter mode may read.
 
-  An error event of a user-facing agent keeps its message. An internal
-  agent's, or one produced inside a hidden tool, may quote what the agent or
-  the tool was working on, so it becomes a generic sentence (the event's
-  ``error_code`` stays as it is, to tell errors apart).
+  An error event's message is often an exception's text: a node that raises
+  is recorded as an error event with ``str(exc)``, which quotes what it worked
+  on (a database error, its SQL parameters), whoever the node speaks to. So
+  a client in filter mode reads a generic sentence; the event's
+  ``error_code`` stays as it is, to tell errors apart, and the session keeps
+  the full message for the operator.
 
   Args:
     event: An event of the session or of the run.
@@ -101,7 +100,4 @@ def client_error_message(event: Event) -> Optional[str]:
   """
   if not event.error_message:
     return None
-  records = _event_records.records_of(event)
-  if not records.user_facing or records.inside_hidden_tool:
-    return INTERNAL_ERROR_MESSAGE
-  return event.error_message
+  return ERROR_EVENT_MESSAGE

@@ -35,9 +35,8 @@ that reloads a conversation sees what it saw live.
   ``tools/_nested_progress.py``) passes as it is: it is already at the level
   the caller asked for.
 * An event left with nothing to say (no progress, no actions) is dropped.
-* Error events always pass, with their error code; an internal agent's, or
-  one produced inside a hidden tool, with a generic message
-  (``events/_client_errors.py``).
+* Error events always pass, with their error code and a generic message
+  (``events/_client_errors.py``): the message is often an exception's text.
 * The user is never left without an answer: an invocation that ended with no
   user-facing answer (a final response with text or media) shows the event
   the Runner recorded as its answer (``events/_turn_end.py``), in words only
@@ -278,8 +277,8 @@ def _for_user(
   if is_error:
     message = _client_errors.client_error_message(event)
     if message != event.error_message:
-      # What failed inside an internal agent or a hidden tool may quote
-      # what it worked on; its code still tells errors apart.
+      # An exception's text may quote what it worked on; the code still
+      # tells errors apart.
       event = event.model_copy(update={'error_message': message})
   user_facing = records.user_facing
   if not user_facing and event.partial and not is_error:

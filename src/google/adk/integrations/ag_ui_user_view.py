@@ -107,7 +107,7 @@ except ImportError as e:
   ) from e
 
 from ..agents.run_config import RunConfig
-from ..events._client_errors import INTERNAL_ERROR_MESSAGE
+from ..events._client_errors import ERROR_EVENT_MESSAGE
 from ..events._client_errors import RUN_FAILED_CODE
 from ..events._client_errors import RUN_FAILED_MESSAGE
 from ..events._event_records import progress_of
@@ -370,7 +370,7 @@ def _run_messages(run: NestedRun, level: str) -> list[Any]:
         id=_work_id(run.run),
         subagent_run_id=run.run,
         metadata=(
-            {'status': 'error', 'error': run.error or INTERNAL_ERROR_MESSAGE}
+            {'status': 'error', 'error': run.error or ERROR_EVENT_MESSAGE}
             if failed
             else None
         ),

@@ -244,13 +244,11 @@ async def relay(
         # The agent's work is shown, never its words: an error's message may
         # quote what it worked on, so the client is told its code.
         error = event.error_code or (
-            _client_errors.INTERNAL_ERROR_MESSAGE
-            if event.error_message
-            else None
+            _client_errors.ERROR_EVENT_MESSAGE if event.error_message else None
         )
         yield event
   except Exception:
-    await run.finished(error=_client_errors.INTERNAL_ERROR_MESSAGE)
+    await run.finished(error=_client_errors.ERROR_EVENT_MESSAGE)
     raise
   await run.finished(error=error)
 
