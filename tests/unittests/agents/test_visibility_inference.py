@@ -268,15 +268,6 @@ async def test_user_events_are_user_facing_and_unmarked():
   assert agent_events and all(e.visibility == 'internal' for e in agent_events)
 
 
-def _flags_by_author(events: list[Event]) -> dict[str, set[bool]]:
-  """Maps each author of a content-carrying event to the flags it carried."""
-  flags: dict[str, set[bool]] = {}
-  for event in events:
-    if event.content is not None and event.author != 'user':
-      flags.setdefault(event.author, set()).add(event.is_user_facing)
-  return flags
-
-
 def _client_texts(events: list[Event]) -> list[str]:
   """What a client that shows only flagged final responses reads."""
   return [
