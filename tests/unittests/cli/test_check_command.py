@@ -132,7 +132,10 @@ def test_ignore_silences_a_code_and_rejects_unknown_codes(tmp_path):
   misspelled = _check('--ignore', 'D104', folder)
 
   assert ignored.exit_code == 0
-  assert ignored.stdout.strip() == 'pipeline: no problems found.'
+  # The result says that a finding was left out, and which code.
+  assert ignored.stdout.strip() == (
+      'pipeline: no problems reported (1 finding ignored: ADK-D104).'
+  )
   assert misspelled.exit_code == 2
   assert 'unknown code D104' in misspelled.stderr
 

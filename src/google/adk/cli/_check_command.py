@@ -72,11 +72,9 @@ def run_check(
   root = _load_root(agent)
   if root is None:
     return _LOAD_FAILED
-  diagnostics = [
-      diagnostic
-      for diagnostic in check_agent_tree(root)
-      if diagnostic.code not in ignored_codes
-  ]
+  found = check_agent_tree(root)
+  diagnostics = [d for d in found if d.code not in ignored_codes]
+  ignored = [d for d in found if d.code in ignored_codes]
   if output_format == 'json':
     data = {
         'agent': root.name,
@@ -84,7 +82,7 @@ def run_check(
     }
     click.echo(json.dumps(data, indent=2))
   else:
-    click.echo(render_table(root.name, diagnostics))
+    click.echo(render_table(root.name, diagnostics, ignored=ignored))
   failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
   return _FAILED if any(d.severity in failing for d in diagnostics) else 0
 
@@ -107,20 +105,31 @@ def _load_root(agent: str) -> Any:
   return loaded.root_agent if isinstance(loaded, App) else loaded
 
 
-def render_table(root_name: str, diagnostics: list[Diagnostic]) -> str:
+def render_table(
+    root_name: str,
+    diagnostics: list[Diagnostic],
+    *,
+    ignored: list[Diagnostic] | None = None,
+) -> str:
   """Renders diagnostics as text that reads well in 80 columns.
 
   Each finding is a row of severity, code and agent, followed by what will
-  happen and the fix, wrapped and indented under it.
+  happen and the fix, wrapped and indented under it. Findings the user chose
+  to ignore are counted in the last line, so a clean-looking result still
+  says that something was left out.
 
   Args:
     root_name: The name of the checked root agent.
     diagnostics: The findings, in the order to show them.
+    ignored: The findings left out with ``--ignore``.
 
   Returns:
     The text, without a trailing newline.
   """
+  left_out = _ignored_text(ignored or [])
   if not diagnostics:
+    if left_out:
+      return f'{root_name}: no problems reported ({left_out}).'
     return f'{root_name}: no problems found.'
   header = f'{"SEVERITY":<9}{"CODE":<10}AGENT'
   lines = [header, '-' * len(header)]
@@ -137,8 +146,19 @@ def render_table(root_name: str, diagnostics: list[Diagnostic]) -> str:
       f'{count} {severity.value}{"" if count == 1 else "s"}'
       for severity, count in counts.items()
   )
+  if left_out:
+    summary += f' ({left_out})'
   lines.append(f'{root_name}: {summary}.')
   return '\n'.join(lines)
+
+
+def _ignored_text(ignored: list[Diagnostic]) -> str:
+  """Says how many findings ``--ignore`` left out, and of which codes."""
+  if not ignored:
+    return ''
+  codes = ', '.join(sorted({d.code for d in ignored}))
+  count = len(ignored)
+  return f'{count} finding{"" if count == 1 else "s"} ignored: {codes}'
 
 
 def _wrap(text: str) -> list[str]:
