@@ -101,7 +101,8 @@ def test_adk_run_prints_the_message_and_exits_2(agents_dir, app):
       check=False,
   )
 
-  assert result.returncode == 2, result.stderr
+  # EX_CONFIG: a paused run exits with 2, a refused setting with 78.
+  assert result.returncode == 78, result.stderr
   assert _EXPECTED[app] in result.stderr
   assert 'Error: ' in result.stderr
   assert 'Traceback' not in result.stderr + result.stdout

@@ -17,7 +17,7 @@
 
 ``google.adk.diagnostics._configuration_errors.describe`` words the error;
 this module only decides how each door shows it: ``adk run`` prints it and
-exits with 2, the API server answers the app's requests with it as JSON and
+exits with 78, the API server answers the app's requests with it as JSON and
 logs it once per app, ``adk check`` prints it instead of a guess about the
 folder. Errors that are not about configuration pass through unchanged.
 """
@@ -40,9 +40,10 @@ from ..diagnostics._run_start import logged_recently
 
 logger = logging.getLogger('google_adk.' + __name__)
 
-# As `adk check` for a folder that does not load: the app cannot run as
-# configured, which is not a failed run.
-EXIT_CONFIGURATION_ERROR = 2
+# EX_CONFIG of sysexits.h: the app cannot run as configured. Not 1, a run
+# that failed, and not 2, with which `adk run` tells a script that a run
+# paused for the client's input.
+EXIT_CONFIGURATION_ERROR = 78
 # The fault is the app's, on the server, not the request's: a client cannot
 # fix it by changing the request, and retrying does not help. The JSON detail
 # says what the operator must fix.
@@ -52,7 +53,7 @@ HTTP_STATUS = 500
 def exits_on_configuration_error(
     command: Callable[..., Any],
 ) -> Callable[..., Any]:
-  """Makes a CLI command print a configuration error and exit with 2.
+  """Makes a CLI command print a configuration error and exit with 78.
 
   The traceback is written to the command's log, and with ``--log_level
   debug`` to stderr as well.
