@@ -199,6 +199,24 @@ def _progress(events: list[Event]) -> list[dict[str, Any]]:
   ]
 
 
+def _researcher_progress(
+    live: list[Event],
+) -> tuple[types.FunctionCall, list[dict[str, Any]]]:
+  """The researcher's call, and the progress that arrived before its answer."""
+  researcher_call = next(
+      call
+      for event in live
+      for call in event.get_function_calls()
+      if call.name == 'researcher'
+  )
+  response_at = next(
+      i
+      for i, event in enumerate(live)
+      if any(r.name == 'researcher' for r in event.get_function_responses())
+  )
+  return researcher_call, _progress(live[:response_at])
+
+
 def _shape(messages: Any) -> list[tuple[str, list[Any]]]:
   """Messages without ids: role and, per part, what a client draws."""
   shaped = []
@@ -225,18 +243,7 @@ async def test_the_researchers_work_streams_live_attributed_to_its_call():
       RunConfig(visibility_mode='filter', nested_progress='minimal'),
   )
 
-  researcher_call = next(
-      call
-      for event in live
-      for call in event.get_function_calls()
-      if call.name == 'researcher'
-  )
-  response_at = next(
-      i
-      for i, event in enumerate(live)
-      if any(r.name == 'researcher' for r in event.get_function_responses())
-  )
-  progress = _progress(live[:response_at])
+  researcher_call, progress = _researcher_progress(live)
   assert [(p['status'], p.get('step', {}).get('status')) for p in progress] == [
       ('started', None),
       ('step', 'running'),
@@ -654,19 +661,8 @@ async def test_an_agent_tool_under_a_legacy_parent_streams_and_records(parent):
       yield_user_message=True,
   )
 
-  researcher_call = next(
-      call
-      for event in live
-      for call in event.get_function_calls()
-      if call.name == 'researcher'
-  )
-  response_at = next(
-      i
-      for i, event in enumerate(live)
-      if any(r.name == 'researcher' for r in event.get_function_responses())
-  )
   # Live: all of the run's progress arrives before the call's response.
-  progress = _progress(live[:response_at])
+  researcher_call, progress = _researcher_progress(live)
   assert [(p['status'], p.get('step', {}).get('status')) for p in progress] == [
       ('started', None),
       ('step', 'running'),

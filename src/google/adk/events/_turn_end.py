@@ -48,6 +48,7 @@ The answer is the first the invocation has of:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 from typing import Optional
 from typing import TYPE_CHECKING
@@ -105,7 +106,15 @@ async def append_if_unanswered(
 
 
 def is_record(event: Event) -> bool:
-  """Whether an event is the record of a turn's end."""
+  """Whether an event is the record of a turn's end.
+
+  Annotate mode asks this of every event it sends, so it looks for the entry
+  before it reads the event's records.
+  """
+  metadata = event.custom_metadata
+  entries = metadata.get(VISIBILITY_METADATA_KEY) if metadata else None
+  if not isinstance(entries, Mapping) or _event_records.TURN not in entries:
+    return False
   return _event_records.records_of(event).turn_answer is not None
 
 

@@ -170,7 +170,7 @@ async def for_caller(
     async for event in events:
       # The record of a turn's end is for the user's view; annotate mode
       # sends what upstream sends.
-      if not (event.custom_metadata and _turn_end.is_record(event)):
+      if not _turn_end.is_record(event):
         yield event
     return
   view = _UserView(frozenset(run_config.client_state_keys or ()))

@@ -335,7 +335,7 @@ def steps_of(
   return steps
 
 
-async def with_progress(
+def with_progress(
     invocation_context: InvocationContext,
     events: AsyncGenerator[Event, None],
 ) -> AsyncGenerator[Event, None]:
@@ -355,17 +355,23 @@ async def with_progress(
     invocation_context: The invocation the agent runs in.
     events: The agent's events.
 
-  Yields:
-    The agent's events and progress events.
+  Returns:
+    The agent's events, with its tools' progress among them when asked for.
   """
   if (
       _requested_level(invocation_context) == HIDDEN
       or invocation_context._event_queue is not None
   ):
-    async with Aclosing(events) as agen:
-      async for event in agen:
-        yield event
-    return
+    # Nothing to relay: the events themselves, with no generator between.
+    return events
+  return _with_progress_queue(invocation_context, events)
+
+
+async def _with_progress_queue(
+    invocation_context: InvocationContext,
+    events: AsyncGenerator[Event, None],
+) -> AsyncGenerator[Event, None]:
+  """Runs ``events`` in a task of its own, progress beside its events."""
   queue: asyncio.Queue[tuple[Any, Optional[asyncio.Future[bool]]]] = (
       asyncio.Queue()
   )
