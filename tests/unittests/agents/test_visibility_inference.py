@@ -309,3 +309,25 @@ async def test_an_agent_nested_in_a_loop_that_can_end_it_speaks_last():
       'The answer is 42.',
       'Looks right; confirm it.',
   ]
+
+
+@pytest.mark.asyncio
+async def test_an_internal_composite_speaks_through_a_user_descendant():
+  root = _sequence(
+      'root',
+      _agent('a1', 'a1 draft'),
+      _sequence(
+          'h',
+          _agent('b1', 'b1 notes'),
+          _agent('c1', 'c1 answer', visibility='user'),
+          visibility='internal',
+      ),
+  )
+
+  events, session = await _run(root)
+
+  # 'internal' on h silences b1, not c1, which answers after a1.
+  expected = {'a1': {False}, 'b1': {False}, 'c1': {True}}
+  assert _flags_by_author(events) == expected
+  assert _flags_by_author(session.events) == expected
+  assert _client_texts(events) == ['c1 answer']

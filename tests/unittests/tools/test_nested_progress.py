@@ -687,15 +687,11 @@ async def test_an_agent_tool_under_a_legacy_parent_streams_and_records(parent):
   assert user_messages(live)[-1] == messages[-1]
 
 
-@pytest.mark.asyncio
-@pytest.mark.filterwarnings('ignore::DeprecationWarning')
-async def test_a_failure_under_a_legacy_parent_still_raises():
-  runner = InMemoryRunner(
-      agent=_legacy_parent(
-          'sequential', _researching_assistant(researcher_model=_FailingLlm())
-      ),
-      app_name='app',
-  )
+async def _run_until_it_raises(
+    root: Any, run_config: RunConfig, **kwargs: Any
+) -> tuple[list[Event], list[Event]]:
+  """Runs a turn whose researcher fails; returns the live and stored events."""
+  runner = InMemoryRunner(agent=root, app_name='app')
   session = await runner.session_service.create_session(
       app_name='app', user_id='u'
   )
@@ -705,9 +701,26 @@ async def test_a_failure_under_a_legacy_parent_still_raises():
         user_id='u',
         session_id=session.id,
         new_message=types.UserContent('Where do quokkas live?'),
-        run_config=RunConfig(nested_progress='minimal'),
+        run_config=run_config,
+        **kwargs,
     ):
       live.append(event)
+  stored = await runner.session_service.get_session(
+      app_name='app', user_id='u', session_id=session.id
+  )
+  assert stored is not None
+  return live, stored.events
+
+
+@pytest.mark.asyncio
+@pytest.mark.filterwarnings('ignore::DeprecationWarning')
+async def test_a_failure_under_a_legacy_parent_still_raises():
+  live, _ = await _run_until_it_raises(
+      _legacy_parent(
+          'sequential', _researching_assistant(researcher_model=_FailingLlm())
+      ),
+      RunConfig(nested_progress='minimal'),
+  )
 
   assert [p['status'] for p in _progress(live)] == ['started', 'error']
   assert 'search backend' not in str(_progress(live))
@@ -716,31 +729,13 @@ async def test_a_failure_under_a_legacy_parent_still_raises():
 @pytest.mark.asyncio
 @pytest.mark.parametrize('nested_progress', ['hidden', 'minimal'])
 async def test_a_raising_agent_tool_is_drawn_as_ended_in_error(nested_progress):
-  runner = InMemoryRunner(
-      agent=_researching_assistant(researcher_model=_FailingLlm()),
-      app_name='app',
+  live, stored = await _run_until_it_raises(
+      _researching_assistant(researcher_model=_FailingLlm()),
+      RunConfig(visibility_mode='filter', nested_progress=nested_progress),
+      yield_user_message=True,
   )
-  session = await runner.session_service.create_session(
-      app_name='app', user_id='u'
-  )
-  live = []
-  with pytest.raises(RuntimeError):
-    async for event in runner.run_async(
-        user_id='u',
-        session_id=session.id,
-        new_message=types.UserContent('Where do quokkas live?'),
-        run_config=RunConfig(
-            visibility_mode='filter', nested_progress=nested_progress
-        ),
-        yield_user_message=True,
-    ):
-      live.append(event)
-  stored = await runner.session_service.get_session(
-      app_name='app', user_id='u', session_id=session.id
-  )
-  assert stored is not None
 
-  messages = user_messages(stored.events)
+  messages = user_messages(stored)
 
   reply = messages[1].parts
   assert [part.type for part in reply] == ['agent', 'error']
@@ -750,3 +745,31 @@ async def test_a_raising_agent_tool_is_drawn_as_ended_in_error(nested_progress):
     # As the live progress ended it: a generic sentence, not the exception.
     assert run.error == ERROR_EVENT_MESSAGE
   assert user_messages(live) == messages
+
+
+@pytest.mark.asyncio
+@pytest.mark.filterwarnings('ignore::DeprecationWarning')
+@pytest.mark.parametrize('parent', ['sequential', 'loop', 'parallel'])
+async def test_a_raising_agent_tool_under_a_legacy_parent_is_stored_as_ended(
+    parent,
+):
+  live, stored = await _run_until_it_raises(
+      _legacy_parent(
+          parent, _researching_assistant(researcher_model=_FailingLlm())
+      ),
+      RunConfig(visibility_mode='filter', nested_progress='minimal'),
+  )
+
+  # The legacy parent raises with no error event of its own; the run's
+  # record is stored with the one its relay adds, so a reload draws the run
+  # as it ended, as the live stream did.
+  reply = user_messages(stored)[1].parts
+  assert [part.type for part in reply] == ['agent', 'error']
+  run = reply[0].agent
+  assert (run.agent, run.status, run.error) == (
+      'researcher',
+      'error',
+      ERROR_EVENT_MESSAGE,
+  )
+  assert user_messages(live)[-1] == user_messages(stored)[-1]
+  assert 'search backend' not in str([e.model_dump() for e in stored])

@@ -154,8 +154,9 @@ LLM_AGENT: Final = LlmAgentRule()
 def _can_end_loop(agent: Any) -> bool:
   """Whether an agent can end the loops around it.
 
-  It can when it carries upstream's ``exit_loop`` tool, or when an agent it
-  runs in its place can (its sub-agents, other than single-turn ones, which
+  It can when it carries upstream's ``exit_loop`` tool, when its rule says
+  its own code can (``NodeRule.ends_loops``), or when an agent it runs in its
+  place can (its sub-agents, other than single-turn ones, which
   run as tools): a loop ends on an escalating event from anywhere below it,
   and a sequence runs its remaining steps first.
   """
@@ -165,6 +166,8 @@ def _can_end_loop(agent: Any) -> bool:
     name = getattr(tool, 'name', None) or getattr(tool, '__name__', None)
     if name == _EXIT_LOOP_TOOL_NAME:
       return True
+  if _visibility.rule_of(agent).ends_loops(agent):
+    return True
   return any(
       _can_end_loop(sub_agent)
       for sub_agent in _visibility.sub_agents(agent)

@@ -26,7 +26,8 @@ under the base rule what a node runs shares its place.
 
 An explicit ``visibility`` applies to the node's subtree, except descendants
 that set their own, and does not cross into agents and nodes run as tools,
-which answer their caller.
+which answer their caller. ``'internal'`` silences what the subtree says,
+except a descendant's set to ``'user'``, which still covers what runs before.
 """
 
 from __future__ import annotations
@@ -121,6 +122,16 @@ class NodeRule:
 
     return isinstance(node, BaseAgent) and not returns_data(node)
 
+  def ends_loops(self, node: Any) -> bool:
+    """Whether the node's own code can end the loops around it."""
+    del node
+    return False
+
+  def reads_reply(self, node: Any, agent: Any) -> bool:
+    """Whether the code of ``node`` reads the reply of ``agent`` as data."""
+    del node, agent
+    return False
+
 
 _BASE_RULE: Final = NodeRule()
 
@@ -163,19 +174,6 @@ class VisibilityIndex:
   """Tests under which an event of an internal node is the user's all the
   same; the rules of the nodes in the tree add them."""
 
-  def visibility_of_node(self, node: Any) -> Visibility:
-    """Returns the effective visibility of an agent or node of this tree.
-
-    A copy made at run time (workflows clone the agents they run) is matched
-    by name; a node not in the tree has its explicit value, else ``'user'``.
-    """
-    visibility = self.by_node.get(id(node))
-    if visibility is None:
-      visibility = self.by_name.get(getattr(node, 'name', ''))
-    if visibility is None:
-      visibility = _explicit_visibility(node) or USER
-    return visibility
-
   def visibility_of_event(self, event: Event) -> Visibility:
     """Returns who an event of this tree is meant for.
 
@@ -183,7 +181,6 @@ class VisibilityIndex:
     to answer a long-running call (hidden, nobody could resume the run). Other
     events have the visibility of the node that produced it (its author, for a
     function response); events the tree cannot place stay user-facing.
-
     """
     author = event.author
     if author == _USER_AUTHOR or event.long_running_tool_ids:
@@ -323,12 +320,9 @@ def annotate_event(event: Event, invocation_context: InvocationContext) -> None:
 
 
 def _explicit_visibility(node: Any) -> Visibility | None:
-  from ..workflow._base_node import BaseNode
-
-  if isinstance(node, BaseNode):
-    value = getattr(node, 'visibility', None)
-    return value if value in (USER, INTERNAL) else None
-  return None
+  # A test double's attribute is neither value.
+  value = getattr(node, 'visibility', None)
+  return value if value in (USER, INTERNAL) else None
 
 
 def sub_agents(node: Any) -> list[Any]:
@@ -344,7 +338,8 @@ class Inference:
   def __init__(self, index: VisibilityIndex) -> None:
     self._index = index
     self._visited: set[int] = set()
-    self._speaks: dict[int, bool] = {}
+    self._speaks: dict[tuple[int, bool], bool] = {}
+    self._silenced = False
 
   def assign(
       self,
@@ -371,6 +366,7 @@ class Inference:
     elif addresses_user(node) and not in_tool:
       effective = USER
     else:
+      read_as_data = read_as_data or read_by_ancestor(node)
       effective = INTERNAL if covered or read_as_data else USER
     self._index._record(node, path, effective, forced is not None or in_tool)
     placements = rule_of(node).children(self, node, covered)
@@ -387,26 +383,21 @@ class Inference:
   def speaks(self, node: Any) -> bool:
     """Whether every run of ``node`` says something the user is meant to
     see, which covers everything before it."""
-    key = id(node)
+    key = (id(node), self._silenced)
     if key not in self._speaks:
       # A cycle of agent references is read as not speaking.
       self._speaks[key] = False
       explicit = _explicit_visibility(node)
-      if explicit is not None:
-        self._speaks[key] = explicit == USER
-      else:
-        self._speaks[key] = rule_of(node).speaks(self, node)
+      silenced = self._silenced
+      self._silenced = silenced or explicit == INTERNAL
+      try:
+        self._speaks[key] = explicit == USER or (
+            not (self._silenced and is_speaker(node))
+            and rule_of(node).speaks(self, node)
+        )
+      finally:
+        self._silenced = silenced
     return self._speaks[key]
-
-
-def child_nodes(node: BaseNode) -> Iterator[BaseNode]:
-  """Yields every agent and node ``node`` runs, agents run as tools included.
-
-  This is the walk the index makes, for other tables built over the same tree.
-  """
-  inference = Inference(VisibilityIndex(root_name=node.name))
-  for child, *_ in rule_of(node).children(inference, node, covered=False):
-    yield child
 
 
 def addresses_user(node: Any) -> bool:
@@ -421,10 +412,22 @@ def is_speaker(node: Any) -> bool:
 
 
 def returns_data(agent: Any) -> bool:
-  """Whether an agent's output is structured data for code to read."""
+  """Whether an agent's reply is data: structured, or read by code above."""
   from .llm_agent import LlmAgent
 
-  return isinstance(agent, LlmAgent) and agent.output_schema is not None
+  return isinstance(agent, LlmAgent) and (
+      agent.output_schema is not None or read_by_ancestor(agent)
+  )
+
+
+def read_by_ancestor(node: Any) -> bool:
+  """Whether the code of an agent running ``node`` reads its reply as data."""
+  ancestor = getattr(node, 'parent_agent', None)
+  while ancestor is not None:
+    if rule_of(ancestor).reads_reply(ancestor, node):
+      return True
+    ancestor = ancestor.parent_agent
+  return False
 
 
 def static_children(node: Any) -> list[Any]:

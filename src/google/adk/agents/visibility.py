@@ -28,8 +28,10 @@ build agent trees and want to show what the Runner will do.
 
 from __future__ import annotations
 
+from typing import Any
 from typing import TYPE_CHECKING
 
+from . import _visibility
 from ._visibility import Visibility
 from ._visibility import visibility_index
 
@@ -51,3 +53,19 @@ def effective_visibility(root: BaseNode) -> dict[str, Visibility]:
     A node reachable by two paths is listed under the first one found.
   """
   return dict(visibility_index(root).by_path)
+
+
+def node_visibility(
+    index: _visibility.VisibilityIndex, node: Any
+) -> Visibility:
+  """Returns the visibility of an agent or node of the tree ``index`` holds.
+
+  A copy made at run time (workflows clone the agents they run) is matched
+  by name; a node not in the tree has its explicit value, else ``'user'``.
+  """
+  visibility = index.by_node.get(id(node))
+  if visibility is None:
+    visibility = index.by_name.get(getattr(node, 'name', ''))
+  if visibility is None:
+    visibility = _visibility._explicit_visibility(node) or _visibility.USER
+  return visibility

@@ -36,6 +36,7 @@ from ..agents._visibility import Visibility
 from ..agents._visibility import visibility_index
 from ..agents._visibility import VisibilityIndex
 from ..agents.base_agent import BaseAgent
+from ..agents.visibility import node_visibility
 from ..tools._node_tool import NodeTool
 from ..tools.agent_tool import AgentTool
 from ..workflow._base_node import BaseNode
@@ -90,7 +91,7 @@ def _visibility_for_drawing(drawn: Any) -> Visibility | None:
     return explicit or INTERNAL
   index = _drawing_index.get()
   if index is not None and isinstance(drawn, BaseNode):
-    return index.visibility_of_node(drawn)
+    return node_visibility(index, drawn)
   if isinstance(drawn, BaseAgent):
-    return visibility_index(drawn.root_agent).visibility_of_node(drawn)
+    return node_visibility(visibility_index(drawn.root_agent), drawn)
   return None

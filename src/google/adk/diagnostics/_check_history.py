@@ -43,6 +43,7 @@ from typing import Iterator
 
 from ..agents import _visibility
 from ..agents._include_sources import source_authors
+from ..agents.visibility import node_visibility
 from ..flows.llm_flows.context._source_filter import cuts_to_node_path
 from ..utils._agent_mode import AgentMode
 from ..workflow._base_node import BaseNode
@@ -287,7 +288,7 @@ def _internal_reply_findings(
         agent.output_key
         or id(agent) in topology.run_as_tool
         or id(agent) in handed_on
-        or index.visibility_of_node(agent) != _visibility.INTERNAL
+        or node_visibility(index, agent) != _visibility.INTERNAL
     ):
       continue
     readers = [

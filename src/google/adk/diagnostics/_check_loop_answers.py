@@ -35,6 +35,7 @@ from typing import Iterator
 
 from ..agents import _tree_visibility
 from ..agents import _visibility
+from ..agents.visibility import node_visibility
 from ..workflow import _workflow_visibility
 from ..workflow._base_node import BaseNode
 from ._checks import walk
@@ -54,7 +55,7 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
       if (
           _visibility.is_speaker(node)
           and _visibility._explicit_visibility(node) is None
-          and index.visibility_of_node(node) == _visibility.USER
+          and node_visibility(index, node) == _visibility.USER
       ):
         yield Diagnostic(
             Severity.INFO,
@@ -94,7 +95,7 @@ def _verdict_answers(
       if not (
           _visibility.is_speaker(node)
           and _tree_visibility._can_end_loop(node)
-          and index.visibility_of_node(node) == _visibility.USER
+          and node_visibility(index, node) == _visibility.USER
       ):
         continue
       key = getattr(node, 'output_key', None)

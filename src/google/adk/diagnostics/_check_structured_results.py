@@ -30,6 +30,7 @@ from typing import Any
 from typing import Iterator
 
 from ..agents import _visibility
+from ..agents.visibility import node_visibility
 from ..workflow._base_node import BaseNode
 from ._checks import walk
 from ._diagnostic import Diagnostic
@@ -48,7 +49,7 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
   for node in walk(root):
     if not isinstance(node, LlmAgent):
       continue
-    if index.visibility_of_node(node) != _visibility.USER:
+    if node_visibility(index, node) != _visibility.USER:
       continue
     levels = node.tool_visibility or {}
     for tool in node.tools:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..agents import _visibility
+from ..agents.visibility import node_visibility
 from ..workflow._base_node import BaseNode
 from ._checks import walk
 from ._diagnostic import Diagnostic
@@ -39,7 +40,7 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
   if not speakers:
     return
   index = _visibility.visibility_index(root)
-  if any(index.visibility_of_node(n) == _visibility.USER for n in speakers):
+  if any(node_visibility(index, n) == _visibility.USER for n in speakers):
     return
   from ..workflow._workflow import Workflow
 

@@ -97,6 +97,8 @@ def mark_event(event: Event, invocation_context: InvocationContext) -> None:
 def _collect(node: Any, index: Any, keys: set[str], visited: set[int]) -> None:
   from ..agents import _visibility
   from ..agents.llm_agent import LlmAgent
+  from ..agents.visibility import node_visibility
+  from ..tools import _tool_visibility
 
   if id(node) in visited:
     return
@@ -105,8 +107,8 @@ def _collect(node: Any, index: Any, keys: set[str], visited: set[int]) -> None:
       isinstance(node, LlmAgent)
       and node.output_key
       and _visibility.is_speaker(node)
-      and index.visibility_of_node(node) == _visibility.USER
+      and node_visibility(index, node) == _visibility.USER
   ):
     keys.add(node.output_key)
-  for child in _visibility.child_nodes(node):
+  for child in _tool_visibility.child_nodes(node):
     _collect(child, index, keys, visited)

@@ -60,7 +60,9 @@ invocation's events from its event queue, where the progress goes too; under
 a ``SequentialAgent``, ``LoopAgent`` or ``ParallelAgent`` the Runner reads
 the agents' events from a generator that waits while a tool runs, so
 ``with_progress`` drives that generator in a task of its own and yields the
-progress as it arrives, in order with the events.
+progress as it arrives, in order with the events; when the generator raises
+after a run ended in error, it yields first the error event a ``Workflow``
+records for a raising node, so the run is stored as it ended.
 """
 
 from __future__ import annotations
@@ -384,6 +386,9 @@ async def _with_progress_queue(
       if item is _END:
         return
       if isinstance(item, _Raised):
+        failed = _failed_run_event(invocation_context, item.error)
+        if failed is not None:
+          yield failed
         raise item.error
       yield item
       if resume is not None:
@@ -400,6 +405,32 @@ async def _with_progress_queue(
       await producer
     except asyncio.CancelledError:
       pass
+
+
+def _failed_run_event(
+    invocation_context: InvocationContext, error: BaseException
+) -> Optional[Event]:
+  """The error event a legacy agent's run ends with when a run it relayed
+  ended in error, so that the run is stored as it ended.
+
+  A ``Workflow`` or a root ``LlmAgent`` records a raising node as an error
+  event, which carries the run's record (``stamp_event``); a legacy agent's
+  generator raises with no event, and the record would be lost. Its message
+  is the generic sentence: the exception's text stays in the server's log.
+  """
+  from ..events.event import Event
+
+  records = invocation_context._private_metadata.get(_RECORDS_METADATA_KEY)
+  if not records or all(run.get('status') != ERROR for run in records.values()):
+    return None
+  status = getattr(error, 'status', None)
+  return Event(
+      invocation_id=invocation_context.invocation_id,
+      author=invocation_context.agent.name,
+      branch=invocation_context.branch,
+      error_code=status if isinstance(status, str) else type(error).__name__,
+      error_message=_client_errors.ERROR_EVENT_MESSAGE,
+  )
 
 
 _END: Final = object()

@@ -71,6 +71,7 @@ import logging
 from typing import Any
 from typing import cast
 from typing import Final
+from typing import Iterator
 from typing import Literal
 from typing import TYPE_CHECKING
 
@@ -381,12 +382,28 @@ def _runs_on_tool_branch(tool: Any) -> bool:
   return isinstance(tool, (NodeTool, _SingleTurnAgentTool))
 
 
+def child_nodes(node: BaseNode) -> Iterator[BaseNode]:
+  """Yields every agent and node ``node`` runs, agents run as tools included.
+
+  This is the walk visibility inference makes, for the tables built over the
+  same tree.
+  """
+  from ..agents import _visibility
+
+  inference = _visibility.Inference(
+      _visibility.VisibilityIndex(root_name=node.name)
+  )
+  for child, *_ in _visibility.rule_of(node).children(
+      inference, node, covered=False
+  ):
+    yield child
+
+
 def _collect(
     node: BaseNode,
     table: _ToolTable,
     visited: set[int],
 ) -> None:
-  from ..agents._visibility import child_nodes
   from ..agents.llm_agent import LlmAgent
   from .agent_tool import _TaskAgentTool
   from .base_tool import BaseTool

@@ -304,20 +304,33 @@ def _builds_messages(node: Any) -> bool:
 @functools.lru_cache(maxsize=256)
 def _code_builds_messages(code: Any) -> bool:
   # Read once per function: the index is built per invocation.
+  tree = source_tree(code)
+  return tree is not None and any(
+      isinstance(call, ast.Call) and builds_message(call)
+      for call in ast.walk(tree)
+  )
+
+
+def source_tree(code: Any) -> ast.AST | None:
+  """The syntax tree of a code object's source, None without source."""
   try:
-    tree = ast.parse(textwrap.dedent(inspect.getsource(code)))
+    return ast.parse(textwrap.dedent(inspect.getsource(code)))
   except (OSError, TypeError, SyntaxError):
-    return False
-  for call in ast.walk(tree):
-    if not isinstance(call, ast.Call):
-      continue
-    func = call.func
-    name = func.attr if isinstance(func, ast.Attribute) else None
-    if isinstance(func, ast.Name):
-      name = func.id
-    if name in _MESSAGE_TYPES or (
-        name == 'Event'
-        and any(k.arg in _MESSAGE_EVENT_FIELDS for k in call.keywords)
-    ):
-      return True
-  return False
+    return None
+
+
+def builds_message(call: ast.Call) -> bool:
+  """Whether a call builds something said to the user, not returned."""
+  name = call_name(call)
+  return name in _MESSAGE_TYPES or (
+      name == 'Event'
+      and any(k.arg in _MESSAGE_EVENT_FIELDS for k in call.keywords)
+  )
+
+
+def call_name(call: ast.Call) -> str | None:
+  """The name a call is made by: ``f`` in ``f(...)`` and ``x.f(...)``."""
+  func = call.func
+  if isinstance(func, ast.Attribute):
+    return func.attr
+  return func.id if isinstance(func, ast.Name) else None
