@@ -59,6 +59,37 @@ _APPS = {
             (START, FunctionNode(func=step, name='step', visibilty='user'))])
     """
     ),
+    'tool_level_typo': (
+        """
+        from google.adk.agents import LlmAgent
+        from google.adk.tools import FunctionTool
+        def get_order_status(order_id: str) -> str:
+          '''Looks up an order.'''
+          return 'shipped'
+        status_tool = FunctionTool(get_order_status)
+        status_tool.user_visibility = 'secret'
+        root_agent = LlmAgent(name='assistant', model='gemini-2.5-flash',
+                              tools=[status_tool])
+    """
+    ),
+    'tool_key_typo': (
+        """
+        from google.adk.agents import LlmAgent
+        def get_order_status(order_id: str) -> str:
+          '''Looks up an order.'''
+          return 'shipped'
+        root_agent = LlmAgent(name='assistant', model='gemini-2.5-flash',
+                              tools=[get_order_status],
+                              tool_visibility={'get_order_stat': 'minimal'})
+    """
+    ),
+    'agent_keyword_typo': (
+        """
+        from google.adk.agents import LlmAgent
+        root_agent = LlmAgent(name='assistant', model='gemini-2.5-flash',
+                              visibilty='internal')
+    """
+    ),
 }
 _EXPECTED = {
     'exclusion_typo': "Did you mean 'researcher'?",
@@ -66,6 +97,18 @@ _EXPECTED = {
         "Workflow 'inner' has no keyword 'visibilty' and ignores it"
     ),
     'node_keyword_typo': "FunctionNode has no keyword 'visibilty'",
+    'tool_level_typo': (
+        "Invalid tool visibility 'secret' on tool 'get_order_status'."
+    ),
+    'tool_key_typo': (
+        "tool_visibility of agent 'assistant' names 'get_order_stat', not"
+        " among its tools ('get_order_status'). Did you mean"
+        " 'get_order_status'?"
+    ),
+    'agent_keyword_typo': (
+        "LlmAgent 'assistant' has no keyword 'visibilty' and refuses it. Did"
+        " you mean 'visibility'?"
+    ),
 }
 
 
@@ -106,6 +149,8 @@ def test_adk_run_prints_the_message_and_exits_2(agents_dir, app):
   assert _EXPECTED[app] in result.stderr
   assert 'Error: ' in result.stderr
   assert 'Traceback' not in result.stderr + result.stdout
+  # The message names the setting, not the whole input with addresses.
+  assert ' at 0x' not in result.stderr
 
 
 @pytest.mark.parametrize('app', sorted(_APPS))

@@ -264,6 +264,9 @@ def test_diagnostics_are_printed_on_stderr(tmp_path):
   assert lines[0].startswith(
       "warning ADK-D104 [classifier] Agent 'classifier' lists 'clasifier'"
   )
+  assert lines[0].endswith(
+      "Fix: Did you mean 'classifier'? Fix the name or remove the entry."
+  )
 
 
 def test_bad_internal_value_names_the_allowed_values(tmp_path):

@@ -132,6 +132,38 @@ def test_an_agent_refusing_a_keyword_reads_like_a_node_ignoring_one():
       " Did you mean 'visibility'? Fix the keyword or remove it. (at "
   )
   assert __file__ in message
+  # Code that builds the agent itself reads the same sentence.
+  assert "Did you mean 'visibility'?" in str(caught.value)
+  assert 'Extra inputs are not permitted' not in str(caught.value)
+
+
+def test_a_tool_level_set_on_the_tool_is_described_where_it_was_set():
+  from google.adk.tools.function_tool import FunctionTool
+
+  tool = FunctionTool(_step)
+  with pytest.raises(ValueError) as caught:
+    tool.user_visibility = 'ful'
+
+  message = describe(caught.value)
+
+  assert message.startswith(
+      "Invalid tool visibility 'ful' on tool '_step'. Did you mean 'full'?"
+  )
+  assert __file__ in message
+
+
+def test_a_misspelt_tool_visibility_key_names_the_setting_not_the_input():
+  with pytest.raises(ValueError) as caught:
+    _agent('writer', tools=[_step], tool_visibility={'_stpe': 'minimal'})
+
+  message = describe(caught.value)
+
+  assert message.startswith(
+      "LlmAgent 'writer': tool_visibility of agent 'writer' names '_stpe',"
+      " not among its tools ('_step'). Did you mean '_step'?"
+  )
+  # Neither the agent's whole input nor a tool it has no sub-agents for.
+  assert ' at 0x' not in message and 'transfer_to_agent' not in message
 
 
 def test_a_function_node_refusing_a_keyword_is_described_the_same_way():

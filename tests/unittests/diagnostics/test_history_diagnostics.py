@@ -209,6 +209,19 @@ class TestSameDataTwice:
 
     assert "include_sources=['user']" in found.hint
 
+  def test_the_fix_for_exclusions_keeps_no_misspelt_name(self):
+    root = _sequence(
+        _agent('classifier', output_key='intent'),
+        _agent('booker', 'About {intent}.', exclude_sources=['clasifier']),
+    )
+
+    [found] = _found(root, 'ADK-D103')
+
+    # The misspelt name excludes nobody (ADK-D104 says so); the fix is the
+    # list that drops the classifier's reply, not the typo beside it.
+    assert "exclude_sources=['classifier']" in found.hint
+    assert 'clasifier' not in found.hint
+
 
 def _router(
     instruction: str = 'About {intent}.', **booker_kwargs: Any

@@ -382,7 +382,7 @@ def _said_or_stored_something(event: Event) -> bool:
 
 
 class _DiagnosticEcho(logging.Handler):
-  """Prints each run-start diagnostic as one short line on stderr."""
+  """Prints each run-start diagnostic as one line on stderr, with its fix."""
 
   def emit(self, record: logging.LogRecord) -> None:
     diagnostic = getattr(record, 'adk_diagnostic', None)
@@ -391,7 +391,7 @@ class _DiagnosticEcho(logging.Handler):
     severity = diagnostic.severity.value
     click.secho(
         f'{severity} {diagnostic.code} [{diagnostic.agent}]'
-        f' {diagnostic.message}',
+        f' {diagnostic.message} Fix: {diagnostic.hint}',
         fg=None if severity == 'info' else 'yellow',
         dim=severity == 'info',
         err=True,

@@ -67,7 +67,8 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
   topology = follow(root)
   graphs = _workflow_graphs(root)
   yield from _internal_reply_findings(root, topology, graphs)
-  yield from _duplicate_channel_findings(topology, graphs)
+  names = {node.name for node in walk(root)}
+  yield from _duplicate_channel_findings(topology, graphs, names)
 
 
 def sees_reply_of(reader: Any, producer: str, start: Flow) -> bool:
@@ -337,7 +338,7 @@ def _internal_reply_findings(
 
 
 def _duplicate_channel_findings(
-    topology: Topology, graphs: _WorkflowGraphs
+    topology: Topology, graphs: _WorkflowGraphs, names: set[str]
 ) -> Iterator[Diagnostic]:
   for reader, start in _llm_agents(topology):
     if not isinstance(reader.instruction, str):
@@ -355,7 +356,9 @@ def _duplicate_channel_findings(
         ]
         in_history = sees_reply_of(reader, producer, start)
         if in_history or carriers:
-          yield _same_data_twice(reader, key, producer, carriers, in_history)
+          yield _same_data_twice(
+              reader, key, producer, carriers, in_history, names
+          )
 
 
 def _same_data_twice(
@@ -364,6 +367,7 @@ def _same_data_twice(
     producer: str,
     carriers: list[str],
     in_history: bool,
+    names: set[str],
 ) -> Diagnostic:
   """ADK-D103, with the fix that removes the second channel.
 
@@ -375,6 +379,7 @@ def _same_data_twice(
       ``producer`` and that the model of ``reader`` receives.
     in_history: Whether the reply is also a message in its history; the
       request builder then drops the node input's copy.
+    names: The names of the agents and nodes of the tree.
   """
   if in_history:
     channel = 'as a message in its conversation history'
@@ -388,7 +393,12 @@ def _same_data_twice(
   sources = reader.include_sources
   excluded = getattr(reader, 'exclude_sources', None)
   if excluded is not None:
-    fix = f'exclude_sources={[*excluded, producer, *carriers]!r}'
+    # A name that matches no agent is an ADK-D104 error of its own; the fix
+    # keeps only the names that exclude someone.
+    kept = [
+        n for n in excluded if n in names and n not in (producer, *carriers)
+    ]
+    fix = f'exclude_sources={[*kept, producer, *dict.fromkeys(carriers)]!r}'
   elif sources is None:
     fix = "include_sources=['user', 'self']"
   else:

@@ -46,6 +46,7 @@ from ..agents._source_window import window_entries
 from ..workflow._base_node import BaseNode
 from ._check_include_sources import UNKNOWN_INCLUDE_SOURCE
 from ._checks import walk
+from ._diagnostic import AgentConfigurationError
 from ._diagnostic import Diagnostic
 from ._diagnostic import Severity
 from ._state_flow import follow
@@ -116,8 +117,6 @@ def raise_on_unknown_names(root: Any) -> None:
     AgentConfigurationError: A ``ValueError`` naming the agent, the name and
       the closest known name.
   """
-  from ._configuration_errors import AgentConfigurationError
-
   errors = unknown_names_if_any(root)
   if errors:
     raise AgentConfigurationError(errors)

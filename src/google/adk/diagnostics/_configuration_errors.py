@@ -31,31 +31,21 @@ import re
 from typing import Any
 from typing import Iterator
 
+from ._diagnostic import AgentConfigurationError
 from ._diagnostic import Diagnostic
 from ._diagnostic import Severity
+
+__all__ = [
+    'AgentConfigurationError',
+    'describe',
+    'raise_on_configuration_errors',
+]
 
 # Python's wording for a call with a keyword the function does not take.
 _UNEXPECTED_KEYWORD = re.compile(
     r'(?P<kind>\w+)\.__init__\(\) got an unexpected keyword argument'
     r" '(?P<keyword>\w+)'"
 )
-
-
-class AgentConfigurationError(ValueError):
-  """A ``Runner`` refuses a tree whose settings would silently misbehave.
-
-  A ``ValueError``, as building a runner raised before, whose text is the
-  findings' messages and fixes.
-
-  Attributes:
-    diagnostics: The findings, each an error.
-  """
-
-  def __init__(self, diagnostics: list[Diagnostic]):
-    self.diagnostics = list(diagnostics)
-    super().__init__(
-        ' '.join(f'{d.message} {d.hint}' for d in self.diagnostics)
-    )
 
 
 def raise_on_configuration_errors(root: Any) -> None:
@@ -84,8 +74,9 @@ def describe(error: BaseException) -> str | None:
   """Returns the user's message for a configuration error, else None.
 
   Looks through the error and its causes (a loader wraps the agent module's
-  error in its own) for a refused agent tree, a pydantic ``ValidationError``
-  raised building an agent or node, or an unknown keyword given to a node.
+  error in its own) for a refused agent tree, a refused tool visibility, a
+  pydantic ``ValidationError`` raised building an agent or node, or an
+  unknown keyword given to a node.
 
   Args:
     error: Any exception.
@@ -94,9 +85,13 @@ def describe(error: BaseException) -> str | None:
     One or two sentences: the agent, the setting, the value and the fix.
     None for an error that is not about configuration.
   """
+  from ..tools._tool_visibility import ToolVisibilityError
+
   for cause in _chain(error):
     if isinstance(cause, AgentConfigurationError):
       return str(cause)
+    if isinstance(cause, ToolVisibilityError):
+      return f'{cause}{_where(cause)}'
     message = _describe_validation_error(cause) or _describe_type_error(cause)
     if message:
       return message
@@ -137,9 +132,17 @@ def _describe_validation_error(error: BaseException) -> str | None:
       )
       continue
     who = f'{kind} {name!r}' if name else kind
-    value = item.get('input')
     reason = item['msg'].removeprefix('Value error, ')
-    sentences.append(f'{who}: {field}={value!r} is not valid: {reason}')
+    if not field:
+      # A check of the whole agent: its input is every keyword it was given,
+      # and its text may already name the agent.
+      sentences.append(
+          reason if reason.startswith(kind) else f'{who}: {reason}'
+      )
+      continue
+    sentences.append(
+        f'{who}: {field}={item.get("input")!r} is not valid: {reason}'
+    )
   return ' '.join(sentences) + _where(error)
 
 

@@ -12,7 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""The finding a diagnostic check reports, and its severities."""
+"""The finding a diagnostic check reports, its severities, and the error a
+``Runner`` raises for a tree whose findings it refuses."""
 
 from __future__ import annotations
 
@@ -69,3 +70,20 @@ class Diagnostic:
         'message': self.message,
         'hint': self.hint,
     }
+
+
+class AgentConfigurationError(ValueError):
+  """A ``Runner`` refuses a tree whose settings would silently misbehave.
+
+  A ``ValueError``, as building a runner raised before, whose text is the
+  findings' messages and fixes.
+
+  Attributes:
+    diagnostics: The findings, each an error.
+  """
+
+  def __init__(self, diagnostics: list[Diagnostic]):
+    self.diagnostics = list(diagnostics)
+    super().__init__(
+        ' '.join(f'{d.message} {d.hint}' for d in self.diagnostics)
+    )

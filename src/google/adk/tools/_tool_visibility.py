@@ -65,8 +65,10 @@ failed closed, by ``events/_event_records.py``.
 from __future__ import annotations
 
 from collections.abc import Container
+from collections.abc import Iterable
 from collections.abc import Mapping
 import dataclasses
+import difflib
 import logging
 from typing import Any
 from typing import cast
@@ -100,6 +102,16 @@ _FINISH_TASK: Final = 'finish_task'
 _STRICTEST_FIRST: Final[tuple[str, ...]] = (HIDDEN, MINIMAL, FULL)
 
 
+class ToolVisibilityError(ValueError):
+  """A tool visibility the fork refuses, raised where it is set.
+
+  Its text names the setting, the value and the fix. A level set on a tool
+  object (``tool.user_visibility = ...``) is set outside any agent, so the
+  doors (``adk run``, ``adk web``, ``adk check``) recognize this class to
+  show the text rather than a traceback.
+  """
+
+
 def validate_tool_visibility(value: Any, *, owner: str) -> Any:
   """Checks a configured tool visibility.
 
@@ -111,17 +123,27 @@ def validate_tool_visibility(value: Any, *, owner: str) -> Any:
     The value, unchanged.
 
   Raises:
-    ValueError: If the value is not one of the allowed values.
+    ToolVisibilityError: If the value is not one of the allowed values.
   """
   if value is None or (
       isinstance(value, str) and value in ALLOWED_TOOL_VISIBILITIES
   ):
     return value
-  raise ValueError(
-      f'Invalid tool visibility {value!r} on {owner}. Allowed values: '
+  raise ToolVisibilityError(
+      f'Invalid tool visibility {value!r} on {owner}.'
+      + _did_you_mean(value, ALLOWED_TOOL_VISIBILITIES)
+      + ' Allowed values: '
       + ', '.join(repr(v) for v in ALLOWED_TOOL_VISIBILITIES)
       + ', or None for the default.'
   )
+
+
+def _did_you_mean(value: Any, known: Iterable[str]) -> str:
+  """`` Did you mean 'x'?`` for a string close to one of ``known``."""
+  if not isinstance(value, str):
+    return ''
+  close = difflib.get_close_matches(value, list(known), n=1)
+  return f' Did you mean {close[0]!r}?' if close else ''
 
 
 def validate_tool_visibility_mapping(
@@ -137,26 +159,27 @@ def validate_tool_visibility_mapping(
     The mapping as a new dict.
 
   Raises:
-    ValueError: If it is not a mapping of tool names to allowed levels, or
-      names a call the client must act on, which always reaches it in full.
+    ToolVisibilityError: If it is not a mapping of tool names to allowed
+      levels, or names a call the client must act on, which always reaches
+      it in full.
   """
   if value is None:
     return {}
   if not isinstance(value, Mapping):
-    raise ValueError(
+    raise ToolVisibilityError(
         f'tool_visibility of agent {agent_name!r} must map tool names to'
         f' levels, got {type(value).__name__}.'
     )
   checked: dict[str, ToolVisibility] = {}
   for name, level in value.items():
     if not isinstance(name, str):
-      raise ValueError(
+      raise ToolVisibilityError(
           f'tool_visibility of agent {agent_name!r} is keyed by tool name,'
           f' got {name!r}. A tool object sets its own level with'
           ' `tool.user_visibility = ...`.'
       )
     if name in CLIENT_FUNCTION_CALL_NAMES:
-      raise ValueError(
+      raise ToolVisibilityError(
           f'tool_visibility of agent {agent_name!r} names {name!r}, which the'
           ' client must answer, so it always reaches the client in full.'
       )
@@ -176,7 +199,7 @@ def check_names_are_tools(agent: Any) -> None:
     agent: An ``LlmAgent``.
 
   Raises:
-    ValueError: If a name is not one of the agent's tools.
+    ToolVisibilityError: If a name is not one of the agent's tools.
   """
   if not agent.tool_visibility:
     return
@@ -185,10 +208,15 @@ def check_names_are_tools(agent: Any) -> None:
     return
   unknown = sorted(set(agent.tool_visibility) - names)
   if unknown:
-    raise ValueError(
-        f'tool_visibility of agent {agent.name!r} names {unknown}, not among'
-        f' its tools {sorted(names)}. Use the name the model calls the tool'
-        ' by.'
+    # transfer_to_agent is accepted always, but named only where it is a
+    # tool the model sees: an agent with sub-agents.
+    shown = sorted(names if agent.sub_agents else names - {'transfer_to_agent'})
+    raise ToolVisibilityError(
+        f'tool_visibility of agent {agent.name!r} names'
+        f' {", ".join(repr(n) for n in unknown)}, not among its tools'
+        f' ({", ".join(repr(n) for n in shown) or "none"}).'
+        + _did_you_mean(unknown[0], shown)
+        + ' Use the name the model calls the tool by.'
     )
 
 

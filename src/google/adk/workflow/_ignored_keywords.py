@@ -32,6 +32,8 @@ from typing import Any
 from typing import Callable
 from typing import Iterable
 
+import pydantic
+
 
 def note_ignored_keywords(
     cls: type[Any], data: Any, handler: Callable[[Any], Any]
@@ -39,8 +41,9 @@ def note_ignored_keywords(
   """Builds a node and remembers the keywords its model ignored.
 
   The body of ``BaseNode``'s wrap validator. A model that forbids extra
-  keywords (every agent) raises for them itself, so only models that ignore
-  them are looked at.
+  keywords (every agent) refuses them, in the words every door uses
+  (``unknown_keyword_message``) rather than pydantic's "Extra inputs are not
+  permitted"; only models that ignore them are looked at afterwards.
 
   Args:
     cls: The node class being built.
@@ -49,8 +52,32 @@ def note_ignored_keywords(
 
   Returns:
     The node.
+
+  Raises:
+    ValueError: Naming each unknown keyword and its closest known one, when
+      unknown keywords are all that is wrong; pydantic's error otherwise.
   """
-  node = handler(data)
+  try:
+    node = handler(data)
+  except pydantic.ValidationError as error:
+    refused = _refused_keywords(error)
+    if not refused:
+      raise
+    known = known_keywords(cls)
+    name = data.get('name') if isinstance(data, dict) else None
+    raise ValueError(
+        ' '.join(
+            ' '.join(
+                unknown_keyword_message(
+                    cls.__name__,
+                    name if isinstance(name, str) else None,
+                    keyword,
+                    known,
+                )
+            )
+            for keyword in refused
+        )
+    ) from None
   if isinstance(data, dict) and cls.model_config.get('extra') in (
       None,
       'ignore',
@@ -60,6 +87,18 @@ def note_ignored_keywords(
     if ignored:
       node._ignored_keywords = ignored
   return node
+
+
+def _refused_keywords(error: pydantic.ValidationError) -> list[str]:
+  """The unknown keywords a model refused, when they are all its errors."""
+  keywords = [
+      item['loc'][0]
+      for item in error.errors()
+      if item['type'] == 'extra_forbidden' and len(item['loc']) == 1
+  ]
+  if len(keywords) != error.error_count():
+    return []
+  return [str(keyword) for keyword in keywords]
 
 
 def ignored_keywords(node: Any) -> tuple[str, ...]:
