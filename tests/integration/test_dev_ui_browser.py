@@ -556,6 +556,12 @@ def test_preview_draws_a_turn_as_one_message_with_its_tool_cards(
   answer_box.press('Enter')
   panel.locator('.adk-um-text', has_text=_assistant_app.ANSWER).wait_for()
   after_run = _bubbles(page)
+  # A reply keeps its line breaks: two paragraphs are not drawn as one line.
+  assert (
+      panel.locator('.adk-um-text')
+      .first.evaluate('text => getComputedStyle(text).whiteSpace')
+      == 'pre-wrap'
+  )
   page.reload()
   panel.locator('.adk-um-text', has_text=_assistant_app.ANSWER).wait_for()
 
