@@ -91,6 +91,23 @@ _APPS = {
     """
     ),
 }
+# Apps that run, with a setting a Runner logs a finding about.
+_WARNED_APPS = {
+    'sources_typo': (
+        """
+        from google.adk.agents import LlmAgent, SequentialAgent
+        root_agent = SequentialAgent(name='team', sub_agents=[
+            LlmAgent(name='classifier', model='gemini-2.5-flash'),
+            LlmAgent(name='booker', model='gemini-2.5-flash',
+                     include_sources=['user', 'clasifier'])])
+    """
+    ),
+}
+_WARNING = (
+    "warning ADK-D104 [booker] Agent 'booker' lists 'clasifier' in"
+    ' include_sources'
+)
+_FIX = "Fix: Did you mean 'classifier'?"
 _EXPECTED = {
     'exclusion_typo': "Did you mean 'researcher'?",
     'workflow_keyword_typo': (
@@ -115,7 +132,7 @@ _EXPECTED = {
 @pytest.fixture(name='agents_dir', scope='module')
 def _agents_dir_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
   agents_dir = tmp_path_factory.mktemp('config_errors') / 'agents'
-  for name, source in _APPS.items():
+  for name, source in {**_APPS, **_WARNED_APPS}.items():
     (agents_dir / name).mkdir(parents=True)
     (agents_dir / name / 'agent.py').write_text(textwrap.dedent(source))
   return agents_dir
@@ -230,8 +247,12 @@ def test_adk_web_shows_the_message_where_the_user_looks(agents_dir, tmp_path):
       page = browser.new_context(viewport={'width': 1400, 'height': 900})
       page = page.new_page()
       page.set_default_timeout(30_000)
-      for app in ('exclusion_typo', 'node_keyword_typo'):
+      for app in ('exclusion_typo', 'node_keyword_typo', 'tool_level_typo'):
         _open_app(page, base_url, app)
+        # Opening the app already says what stops it, before any message.
+        notice = page.locator('#adk-app-findings')
+        notice.get_by_text(_EXPECTED[app]).wait_for()
+        assert notice.inner_text().startswith('This app cannot run: ')
         box = page.locator('textarea').first
         box.fill('write the report')
         box.press('Enter')
@@ -239,5 +260,37 @@ def test_adk_web_shows_the_message_where_the_user_looks(agents_dir, tmp_path):
         # message, not a silent chat.
         page.get_by_text(_EXPECTED[app]).first.wait_for()
         assert 'Traceback' not in page.inner_text('body')
+      # An app that runs but has a finding shows it, with its fix.
+      _open_app(page, base_url, 'sources_typo')
+      notice = page.locator('#adk-app-findings')
+      notice.get_by_text(_FIX).wait_for()
+      lines = notice.inner_text().splitlines()
+      assert any(line.startswith(_WARNING) for line in lines), lines
     finally:
       browser.close()
+
+
+def test_adk_web_answers_what_stops_an_app_or_what_it_logs(
+    agents_dir, tmp_path
+):
+  with serving(
+      [
+          'web',
+          '--no-reload',
+          '--session_service_uri=memory://',
+          '--artifact_service_uri=memory://',
+          '--memory_service_uri=memory://',
+          str(agents_dir),
+      ],
+      workdir=tmp_path,
+      env={**_env(), 'HOME': str(tmp_path)},
+  ) as url:
+    for app in sorted(_APPS):
+      response = httpx.get(f'{url}/dev/apps/{app}/findings', timeout=60)
+      assert response.status_code == 500, app
+      assert _EXPECTED[app] in response.json()['detail'], app
+    response = httpx.get(f'{url}/dev/apps/sources_typo/findings', timeout=60)
+    assert response.status_code == 200
+    [finding] = [f for f in response.json() if f['code'] == 'ADK-D104']
+    assert (finding['severity'], finding['agent']) == ('warning', 'booker')
+    assert finding['hint'].startswith("Did you mean 'classifier'?")

@@ -558,8 +558,9 @@ def test_preview_draws_a_turn_as_one_message_with_its_tool_cards(
   after_run = _bubbles(page)
   # A reply keeps its line breaks: two paragraphs are not drawn as one line.
   assert (
-      panel.locator('.adk-um-text')
-      .first.evaluate('text => getComputedStyle(text).whiteSpace')
+      panel.locator('.adk-um-text').first.evaluate(
+          'text => getComputedStyle(text).whiteSpace'
+      )
       == 'pre-wrap'
   )
   page.reload()

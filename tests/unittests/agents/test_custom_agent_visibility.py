@@ -189,6 +189,35 @@ class _StoryFlow(BaseAgent):
         yield event
 
 
+class _ScoreGate(BaseAgent):
+  """Has the writer answer only when the scorer's score is high enough."""
+
+  async def _run_async_impl(
+      self, ctx: InvocationContext
+  ) -> AsyncGenerator[Event, None]:
+    scorer, writer = self.sub_agents
+    async for event in scorer.run_async(ctx):
+      yield event
+    if int(ctx.session.state.get('score', 0)) >= 7:
+      async for event in writer.run_async(ctx):
+        yield event
+
+
+class _ToneGate(BaseAgent):
+  """Has the writer answer unless the checker's label starts with 'neg'."""
+
+  async def _run_async_impl(
+      self, ctx: InvocationContext
+  ) -> AsyncGenerator[Event, None]:
+    checker, writer = self.sub_agents
+    async for event in checker.run_async(ctx):
+      yield event
+    tone = ctx.session.state.get('score', '')
+    if not tone.lower().startswith('neg'):
+      async for event in writer.run_async(ctx):
+        yield event
+
+
 def _blog_team() -> Any:
   def team(name: str) -> LoopAgent:
     return LoopAgent(
@@ -360,3 +389,26 @@ def test_adk_check_names_a_custom_agent_whose_code_cannot_be_read():
   assert "visibility='user' or 'internal'" in found.hint
   assert not [d for d in read if d.code == 'ADK-D114']
   assert not [d for d in chosen if d.code == 'ADK-D114']
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    'gate, label', [(_ScoreGate, '8'), (_ToneGate, 'positive')]
+)
+async def test_a_value_the_code_converts_or_calls_a_method_on_is_a_label(
+    gate, label
+):
+  root = gate(
+      name='gate',
+      sub_agents=[
+          _agent('scorer', label, output_key='score'),
+          _agent('writer', 'Here is the post.'),
+      ],
+  )
+
+  events, stored = await _run(root)
+
+  expected = {'scorer': {False}, 'writer': {True}}
+  assert _flags_by_author(events) == expected
+  assert _flags_by_author(stored) == expected
+  assert _client_texts(events) == ['Here is the post.']

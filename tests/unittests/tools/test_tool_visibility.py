@@ -132,7 +132,10 @@ def test_tool_visibility_defaults_to_none_and_is_validated():
     [
         ({'_lookup': 'private'}, "'private'"),
         ({'_lookup': None}, 'None'),
-        ({'_missing': 'hidden'}, "['_missing']"),
+        (
+            {'_missing': 'hidden'},
+            "names '_missing', not among its tools ('_lookup')",
+        ),
         ({'adk_request_confirmation': 'hidden'}, 'must answer'),
         (['_lookup'], 'must map tool names'),
     ],

@@ -28,8 +28,9 @@ reading of what builds a message (``workflow/_workflow_visibility.py``):
   assignment to ``.escalate``.
 * **Labels**: the state keys whose value the code compares, as a route
   reads a label: ``state['key'] == 'negative'``, ``state.get('key') in
-  (...)``, a ``match`` on it, or the same through a name bound to the value
-  (``tone = state.get('key')``, then ``tone == 'negative'``). A presence or
+  (...)``, ``state['key'].startswith('neg')``, ``int(state['score']) > 7``,
+  a ``match`` on it, or the same through a name bound to the value
+  (``tone = state.get('key')``, then ``tone.lower() == 'negative'``). A presence or
   truthiness test (``'key' in state``, ``if not state['key']``) reads no
   label. Each comes with the source line of its first comparison, and the
   lines where the code runs an agent or builds a message, so a reader can
@@ -50,7 +51,18 @@ from typing import Final
 from ..workflow import _workflow_visibility
 
 _RUN_METHODS: Final = frozenset({'run_async', 'run_live'})
-_COMPARISONS: Final = (ast.Eq, ast.NotEq, ast.In, ast.NotIn)
+_COMPARISONS: Final = (
+    ast.Eq,
+    ast.NotEq,
+    ast.In,
+    ast.NotIn,
+    ast.Lt,
+    ast.LtE,
+    ast.Gt,
+    ast.GtE,
+)
+# Conversions that keep a value what it was: ``int(state['score']) > 7``.
+_CONVERSIONS: Final = frozenset({'int', 'float', 'str', 'bool'})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -225,20 +237,35 @@ class _Reader:
     return self._runs_agent(value)
 
   def _compared_keys(self, node: ast.AST) -> list[str]:
-    """The state keys whose value ``node`` compares."""
+    """The state keys whose value ``node`` compares or reads into."""
     if isinstance(node, ast.Compare) and all(
         isinstance(op, _COMPARISONS) for op in node.ops
     ):
       operands = [node.left, *node.comparators]
     elif isinstance(node, ast.Match):
       operands = [node.subject]
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+      # A method of the value: ``tone.startswith('neg')``, ``tone.lower()``.
+      operands = [node.func.value]
     else:
       return []
     keys = [self._state_value(operand) for operand in operands]
     return [key for key in keys if key is not None]
 
   def _state_value(self, node: ast.AST) -> str | None:
-    """The state key whose value an expression is, if it is one."""
+    """The state key whose value an expression is, if it is one; a method
+    of the value (``state['tone'].lower()``) is still that value."""
+    while isinstance(node, ast.Call) and _state_value_key(node) is None:
+      if isinstance(node.func, ast.Attribute):
+        node = node.func.value
+      elif (
+          isinstance(node.func, ast.Name)
+          and node.func.id in _CONVERSIONS
+          and len(node.args) == 1
+      ):
+        node = node.args[0]
+      else:
+        break
     if isinstance(node, ast.Name):
       return self._state_values.get(node.id)
     return _state_value_key(node)

@@ -30,6 +30,7 @@ import logging
 import sys
 import traceback
 from typing import Any
+from typing import Awaitable
 from typing import Callable
 from typing import Iterator
 
@@ -131,6 +132,31 @@ def load_error_text(error: Exception, folder: str) -> str:
         ' root_agent.yaml) that defines root_agent or an App, as for `adk run`.'
     )
   return text
+
+
+def add_app_findings_route(
+    app: Any, get_runner: Callable[[str], Awaitable[Any]]
+) -> None:
+  """Adds ``GET /dev/apps/{app_name}/findings`` to the dev server.
+
+  The dev UI shows an app's problems when the app is opened, not only when
+  a message is sent: an app that cannot run answers status 500 with the
+  message as ``detail`` (as its other requests do), one that runs answers
+  the findings its ``Runner`` logs when built (``include_sources`` and
+  ``visibility`` mistakes), each as ``Diagnostic.to_dict()``.
+
+  Args:
+    app: The FastAPI app of ``adk web``.
+    get_runner: Loads an app's runner, raising as the server does for an
+      app that cannot run.
+  """
+  from ..diagnostics._run_start import run_start_findings
+
+  @app.get('/dev/apps/{app_name}/findings')
+  async def get_app_findings(app_name: str) -> list[dict[str, Any]]:
+    runner = await get_runner(app_name)
+    root = getattr(runner, 'agent', None)
+    return [finding.to_dict() for finding in run_start_findings(root)]
 
 
 def _log_once(app_name: str, message: str, error: Exception) -> None:

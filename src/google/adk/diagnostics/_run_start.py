@@ -37,6 +37,7 @@ from typing import Hashable
 
 from ._checks import run_checks
 from ._checks import walk
+from ._diagnostic import Diagnostic
 from ._diagnostic import Severity
 
 logger = logging.getLogger('google_adk.' + __name__)
@@ -56,21 +57,33 @@ _recently_logged: collections.OrderedDict[Hashable, None] = (
 )
 
 
+def run_start_findings(root: Any) -> list[Diagnostic]:
+  """The findings a Runner built for ``root`` logs: none for a tree that
+  uses neither ``include_sources`` nor ``visibility``.
+
+  Args:
+    root: The root agent or node of the runner. None has none.
+
+  Returns:
+    The findings, errors first; none when a check fails (logged at debug
+    level), since a bug in a check must never break building a runner.
+  """
+  try:
+    if root is None or not _uses_checked_settings(root):
+      return []
+    return list(run_checks(root))
+  except Exception:  # pylint: disable=broad-except
+    logger.debug('Diagnostics failed for %r.', root, exc_info=True)
+    return []
+
+
 def log_tree_diagnostics(root: Any) -> None:
   """Logs the diagnostics of the tree a Runner runs, if it uses the settings.
 
   Args:
     root: The root agent or node of the runner. None is ignored.
   """
-  try:
-    if root is None or not _uses_checked_settings(root):
-      return
-    diagnostics = run_checks(root)
-  except Exception:  # pylint: disable=broad-except
-    # A bug in a check must never break building a runner.
-    logger.debug('Diagnostics failed for %r.', root, exc_info=True)
-    return
-  for diagnostic in diagnostics:
+  for diagnostic in run_start_findings(root):
     if logged_recently((root.name, diagnostic)):
       continue
     logger.log(

@@ -113,6 +113,85 @@
   }
 
   var originalFetch = window.fetch;
+  var GRAPH_PATH = /\/dev\/apps\/([^/]+)\/build_graph(_image)?$/;
+
+  /**
+   * An app's problems, shown when the app is opened rather than only once a
+   * message is sent. The dev UI loads an app's graph first
+   * (/dev/apps/{app}/build_graph...); when it does, this asks the server for
+   * the app's findings (/dev/apps/{app}/findings): an app that cannot run
+   * answers its error as JSON, one that runs the findings its Runner logs
+   * (an include_sources name that matches no agent, say), each with its fix.
+   */
+  var findings = (function () {
+    var checked = null;
+
+    function banner() {
+      var element = document.getElementById('adk-app-findings');
+      if (element || !document.body) {
+        return element;
+      }
+      element = document.createElement('div');
+      element.id = 'adk-app-findings';
+      element.setAttribute('role', 'alert');
+      document.body.appendChild(element);
+      return element;
+    }
+
+    function show(app, lines, isError) {
+      var element = banner();
+      if (!element) {
+        return;
+      }
+      element.textContent = '';
+      element.setAttribute('data-app', app);
+      element.classList.toggle('adk-app-error', isError);
+      element.hidden = !lines.length;
+      lines.forEach(function (line) {
+        var item = document.createElement('div');
+        item.className = 'adk-app-finding';
+        item.textContent = line;
+        element.appendChild(item);
+      });
+    }
+
+    function read(app, response) {
+      return response.json().then(function (body) {
+        if (!response.ok) {
+          var detail = body && typeof body.detail === 'string' ?
+            body.detail : 'the server log says why.';
+          show(app, ['This app cannot run: ' + detail], true);
+          return;
+        }
+        show(app, (Array.isArray(body) ? body : []).filter(function (f) {
+          return f.severity !== 'info';
+        }).map(function (f) {
+          return f.severity + ' ' + f.code + ' [' + f.agent + '] ' +
+            f.message + ' Fix: ' + f.hint;
+        }), false);
+      });
+    }
+
+    function opened(url) {
+      var path = pathOf(url);
+      var match = GRAPH_PATH.exec(path);
+      if (!match || match[1] === checked) {
+        return;
+      }
+      var app = decodeURIComponent(match[1]);
+      checked = match[1];
+      var target = new URL(url, window.location.href);
+      target.pathname = path.replace(GRAPH_PATH, '/dev/apps/$1/findings');
+      target.search = '';
+      originalFetch.call(window, target.toString()).then(function (response) {
+        return read(app, response);
+      }).catch(function () {
+        show(app, [], false);
+      });
+    }
+
+    return {opened: opened};
+  })();
 
   /**
    * The preview's panel that draws the conversation as messages.
@@ -415,6 +494,9 @@
   window.fetch = function (input, init) {
     var url = typeof input === 'string' ? input : input && input.url;
     var method = ((init && init.method) || 'GET').toUpperCase();
+    if (method === 'GET' && typeof url === 'string') {
+      findings.opened(url);
+    }
     var isRun = method === 'POST' && RUN_SSE_PATH.test(pathOf(url));
     if (!isPreview()) {
       var answer = originalFetch.apply(this, arguments);
@@ -453,6 +535,9 @@
   var originalOpen = window.XMLHttpRequest.prototype.open;
   window.XMLHttpRequest.prototype.open = function (method, url) {
     var args = Array.prototype.slice.call(arguments);
+    if (String(method).toUpperCase() === 'GET' && typeof url === 'string') {
+      findings.opened(url);
+    }
     if (
       isPreview() &&
       String(method).toUpperCase() === 'GET' &&
