@@ -26,6 +26,15 @@ def _series_problems(project: Project) -> list[str]:
       for name in present
       if name not in listed
   ]
+  # A patch's number is its place in the series, so a number names one
+  # patch and "patch 0027" in the docs is unambiguous.
+  problems += [
+      f'patches/series: {name} is patch {place} of the queue; name it'
+      f' {place:04d}{name[4:]} (and the references to it) so that a number'
+      ' names one patch.'
+      for place, name in enumerate(listed, 1)
+      if not name.startswith(f'{place:04d}-')
+  ]
   return problems
 
 

@@ -86,6 +86,25 @@ def test_series_must_list_every_patch_and_nothing_else(repo_copy):
   assert any('0099-stray.patch is not listed' in p for p in problems)
 
 
+def test_a_patch_is_numbered_by_its_place_in_the_series(repo_copy):
+  patches = repo_copy / 'patches'
+  series = (patches / 'series').read_text().split()
+  last = series[-1]
+  (patches / last).rename(patches / ('0001' + last[4:]))
+  (patches / 'series').write_text(
+      '\n'.join([*series[:-1], '0001' + last[4:]]) + '\n'
+  )
+
+  problems = check.check(_load(repo_copy), round_trip=False)
+
+  place = len(series)
+  assert any(
+      f'0001{last[4:]} is patch {place} of the queue; name it'
+      f' {place:04d}{last[4:]}' in p
+      for p in problems
+  ), problems
+
+
 def test_check_passes_on_the_repository_queue(repo_copy):
   assert check.check(_load(repo_copy)) == []
 
