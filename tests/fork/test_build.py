@@ -100,7 +100,8 @@ def test_a_patch_is_numbered_by_its_place_in_the_series(repo_copy):
   place = len(series)
   assert any(
       f'0001{last[4:]} is patch {place} of the queue; name it'
-      f' {place:04d}{last[4:]}' in p
+      f' {place:04d}{last[4:]}'
+      in p
       for p in problems
   ), problems
 

@@ -25,6 +25,7 @@ import os
 from pathlib import Path
 import subprocess
 import textwrap
+from typing import Any
 
 from _adk_process import adk_command
 from _adk_process import serving
@@ -217,6 +218,22 @@ def test_api_server_answers_json_and_keeps_the_session(agents_dir, tmp_path):
     assert log.count(f'App {app!r} cannot run') == 1, app
 
 
+def _serving_web(agents_dir: Path, tmp_path: Path) -> Any:
+  """``adk web`` over the apps, with in-memory services."""
+  return serving(
+      [
+          'web',
+          '--no-reload',
+          '--session_service_uri=memory://',
+          '--artifact_service_uri=memory://',
+          '--memory_service_uri=memory://',
+          str(agents_dir),
+      ],
+      workdir=tmp_path,
+      env={**_env(), 'HOME': str(tmp_path)},
+  )
+
+
 def test_adk_web_shows_the_message_where_the_user_looks(agents_dir, tmp_path):
   from test_dev_ui_browser import _chromium
   from test_dev_ui_browser import _CHROMIUM_FLAGS
@@ -228,17 +245,8 @@ def test_adk_web_shows_the_message_where_the_user_looks(agents_dir, tmp_path):
     from playwright.sync_api import sync_playwright
   except ImportError:
     _missing('Playwright is not installed.')
-  with serving(
-      [
-          'web',
-          '--no-reload',
-          '--session_service_uri=memory://',
-          '--artifact_service_uri=memory://',
-          '--memory_service_uri=memory://',
-          str(agents_dir),
-      ],
-      workdir=tmp_path,
-      env={**_env(), 'HOME': str(tmp_path)},
+  with _serving_web(
+      agents_dir, tmp_path
   ) as base_url, sync_playwright() as playwright:
     browser = playwright.chromium.launch(
         executable_path=executable, args=_CHROMIUM_FLAGS
@@ -273,18 +281,7 @@ def test_adk_web_shows_the_message_where_the_user_looks(agents_dir, tmp_path):
 def test_adk_web_answers_what_stops_an_app_or_what_it_logs(
     agents_dir, tmp_path
 ):
-  with serving(
-      [
-          'web',
-          '--no-reload',
-          '--session_service_uri=memory://',
-          '--artifact_service_uri=memory://',
-          '--memory_service_uri=memory://',
-          str(agents_dir),
-      ],
-      workdir=tmp_path,
-      env={**_env(), 'HOME': str(tmp_path)},
-  ) as url:
+  with _serving_web(agents_dir, tmp_path) as url:
     for app in sorted(_APPS):
       response = httpx.get(f'{url}/dev/apps/{app}/findings', timeout=60)
       assert response.status_code == 500, app

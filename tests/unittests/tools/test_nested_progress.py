@@ -435,6 +435,31 @@ async def test_an_agent_tool_inside_an_agent_tool_is_its_nested_run():
   ]
 
 
+async def _run_until_it_raises(
+    root: Any, run_config: RunConfig, **kwargs: Any
+) -> tuple[list[Event], list[Event]]:
+  """Runs a turn whose researcher fails; returns the live and stored events."""
+  runner = InMemoryRunner(agent=root, app_name='app')
+  session = await runner.session_service.create_session(
+      app_name='app', user_id='u'
+  )
+  live = []
+  with pytest.raises(RuntimeError, match='search backend unavailable'):
+    async for event in runner.run_async(
+        user_id='u',
+        session_id=session.id,
+        new_message=types.UserContent('Where do quokkas live?'),
+        run_config=run_config,
+        **kwargs,
+    ):
+      live.append(event)
+  stored = await runner.session_service.get_session(
+      app_name='app', user_id='u', session_id=session.id
+  )
+  assert stored is not None
+  return live, stored.events
+
+
 class _FailingLlm(BaseLlm):
   model: str = 'failing'
 
@@ -458,19 +483,9 @@ async def test_a_failing_agent_tool_ends_its_progress_with_the_error():
       ),
       tools=[AgentTool(researcher)],
   )
-  runner = InMemoryRunner(agent=assistant, app_name='app')
-  session = await runner.session_service.create_session(
-      app_name='app', user_id='u'
+  live, _ = await _run_until_it_raises(
+      assistant, RunConfig(nested_progress='minimal')
   )
-  live = []
-  with pytest.raises(RuntimeError, match='search backend unavailable'):
-    async for event in runner.run_async(
-        user_id='u',
-        session_id=session.id,
-        new_message=types.UserContent('Where do quokkas live?'),
-        run_config=RunConfig(nested_progress='minimal'),
-    ):
-      live.append(event)
 
   # The run ends in error; the exception's text, which may quote what the
   # agent worked on, stays in the server's log.
@@ -685,31 +700,6 @@ async def test_an_agent_tool_under_a_legacy_parent_streams_and_records(parent):
   ]
   # A legacy root yields no user event; the reply is the same.
   assert user_messages(live)[-1] == messages[-1]
-
-
-async def _run_until_it_raises(
-    root: Any, run_config: RunConfig, **kwargs: Any
-) -> tuple[list[Event], list[Event]]:
-  """Runs a turn whose researcher fails; returns the live and stored events."""
-  runner = InMemoryRunner(agent=root, app_name='app')
-  session = await runner.session_service.create_session(
-      app_name='app', user_id='u'
-  )
-  live = []
-  with pytest.raises(RuntimeError, match='search backend unavailable'):
-    async for event in runner.run_async(
-        user_id='u',
-        session_id=session.id,
-        new_message=types.UserContent('Where do quokkas live?'),
-        run_config=run_config,
-        **kwargs,
-    ):
-      live.append(event)
-  stored = await runner.session_service.get_session(
-      app_name='app', user_id='u', session_id=session.id
-  )
-  assert stored is not None
-  return live, stored.events
 
 
 @pytest.mark.asyncio
