@@ -63,6 +63,8 @@ from adkfork.errors import ForkBuildError  # noqa: E402
 if str(_HERE) not in sys.path:
   sys.path.insert(0, str(_HERE))
 # The names of the measurements, which the worker defines.
+from worker import LONG_SESSION_APPS  # noqa: E402
+from worker import LONG_SESSION_STORES  # noqa: E402
 from worker import MEASUREMENTS  # noqa: E402
 from worker import NESTED_CONFIGS  # noqa: E402
 
@@ -100,6 +102,7 @@ _FULL = {
     'nested_turns': 200,
     'user_messages_events': [1_000, 5_000, 10_000],
     'user_messages_repeats': 9,
+    'long_turns': [10, 50, 100, 200],
     'rounds': 6,
     'judges_targets': True,
 }
@@ -119,6 +122,7 @@ _SMOKE = {
     'nested_turns': 4,
     'user_messages_events': [100, 300],
     'user_messages_repeats': 1,
+    'long_turns': [5],
     'rounds': 1,
     # The targets are set at the full run's sizes (20,000 events, turn 40):
     # a smoke run's figures say nothing about them.
@@ -357,6 +361,8 @@ def _summarise(
     _summarise_nested_progress(runs, summary)
   if 'user_messages' in only:
     _summarise_user_messages(fork_runs, settings, summary)
+  if 'long_session' in only:
+    _summarise_long_session(runs, settings, summary)
   summary['targets'] = (
       _check_targets(summary) if settings.get('judges_targets', True) else []
   )
@@ -642,6 +648,54 @@ def _summarise_nested_progress(
       'steps': first['minimal']['steps'],
       'requests_identical': len(digests) == 1,
   }
+
+
+def _summarise_long_session(
+    runs: dict[str, list[dict[str, Any]]],
+    settings: dict[str, Any],
+    summary: dict[str, Any],
+) -> None:
+  """CPU ms per turn of each app and store at each turn, both sides."""
+  up_runs, fork_runs = runs['upstream'], runs['fork']
+  blocks: dict[str, Any] = {}
+  for app in LONG_SESSION_APPS:
+    for store in LONG_SESSION_STORES:
+      key = f'{app}/{store}'
+      rows = {}
+      for turn in map(str, settings['long_turns']):
+        up = [r['long_session'][key][turn] for r in up_runs]
+        fork = [r['long_session'][key][turn] for r in fork_runs]
+        row = {
+            side: {
+                name: statistics.median(f[name] for f in figures)
+                for name in ('amortized_ms', 'gc_ms', 'checkpoint_ms')
+            }
+            for side, figures in (('upstream', up), ('fork', fork))
+        }
+        floor = statistics.median(f['floor']['cpu_ms'] for f in up + fork)
+        row.update({
+            'events': fork[0]['events'],
+            'window_turns': fork[0]['window_turns'],
+            'floor_ms': floor,
+            'amortized': _ratios(
+                [f['amortized_ms'] for f in fork],
+                [f['amortized_ms'] for f in up],
+            ),
+            'checkpoint': _ratios(
+                [f['checkpoint_ms'] for f in fork],
+                [f['checkpoint_ms'] for f in up],
+            ),
+            'fork_over_floor': row['fork']['amortized_ms'] / floor,
+            'upstream_over_floor': row['upstream']['amortized_ms'] / floor,
+            # The checkpoint turn's model requests, the same on both sides
+            # and in every round: the stores change no request.
+            'requests_identical': (
+                len({f['requests_digest'] for f in up + fork}) == 1
+            ),
+        })
+        rows[turn] = row
+      blocks[key] = rows
+  summary['long_session'] = blocks
 
 
 def _summarise_user_messages(
@@ -1089,6 +1143,54 @@ def _user_messages_lines(
   ]
 
 
+_LONG_LABELS = {
+    'pipeline': '4-agent pipeline',
+    'team': '3-agent transfer team',
+    'memory': 'InMemorySessionService',
+    'sqlite': 'DatabaseSessionService, SQLite',
+}
+
+
+def _long_session_lines(summary: dict[str, Any]) -> list[str]:
+  """The long-session table: one block per app and store."""
+  lines = [
+      '',
+      'Long session: CPU ms per turn, one conversation per app and store',
+      'amort = mean of the turns just before T (T/10, at least 3), the',
+      'collector running as on a server (GC counted); GC = of which the',
+      "collector; ckpt = gc.collect(), then turn T alone; floor = turn T's",
+      'model requests through model_dump + json.dumps; ratios per round',
+  ]
+  identical = True
+  for key, rows in summary['long_session'].items():
+    app, store = key.split('/')
+    lines += [
+        f'{_LONG_LABELS[app]}, {_LONG_LABELS[store]}',
+        (
+            f'{"T":>4} {"events":>6} {"up amort":>8} {"GC":>5}'
+            f' {"fork":>6} {"GC":>5} {"f/up":>5} {"up ckpt":>7}'
+            f' {"fork":>6} {"f/up":>5} {"floor":>5} {"f/flr":>5}'
+        ),
+    ]
+    for turn, row in rows.items():
+      up, fork = row['upstream'], row['fork']
+      identical = identical and row['requests_identical']
+      lines.append(
+          f'{turn:>4} {row["events"]:>6,} {up["amortized_ms"]:>8.1f}'
+          f' {up["gc_ms"]:>5.1f} {fork["amortized_ms"]:>6.1f}'
+          f' {fork["gc_ms"]:>5.1f}'
+          f' {row["amortized"]["median_of_round_ratios"]:>5.2f}'
+          f' {up["checkpoint_ms"]:>7.1f} {fork["checkpoint_ms"]:>6.1f}'
+          f' {row["checkpoint"]["median_of_round_ratios"]:>5.2f}'
+          f' {row["floor_ms"]:>5.1f} {row["fork_over_floor"]:>5.1f}'
+      )
+  lines.append(
+      'Model requests at every checkpoint identical, fork and upstream, every'
+      f' round: {_yes(identical)}'
+  )
+  return lines
+
+
 def _windows_lines(
     summary: dict[str, Any], settings: dict[str, Any]
 ) -> list[str]:
@@ -1277,6 +1379,8 @@ def _table(
     lines += _nested_progress_lines(summary, settings)
   if 'user_messages' in summary:
     lines += _user_messages_lines(summary, settings)
+  if 'long_session' in summary:
+    lines += _long_session_lines(summary)
   if summary.get('targets'):
     lines += _target_lines(summary['targets'])
   elif not settings.get('judges_targets', True):
@@ -1366,6 +1470,8 @@ def _worker_args(settings: dict[str, Any]) -> list[str]:
       ','.join(map(str, settings['user_messages_events'])),
       '--user-messages-repeats',
       str(settings['user_messages_repeats']),
+      '--long-turns',
+      ','.join(map(str, settings['long_turns'])),
       '--only',
       ','.join(settings['only']),
   ]
@@ -1377,6 +1483,8 @@ def run(args: argparse.Namespace) -> None:
   settings = dict(_SMOKE if args.smoke else _FULL)
   if args.rounds:
     settings['rounds'] = args.rounds
+  if args.long_turns:
+    settings['long_turns'] = args.long_turns
   # In the worker's order, whatever order they were asked for in.
   settings['only'] = [name for name in MEASUREMENTS if name in args.only]
   plotted = 'request_size' in settings['only']
@@ -1447,6 +1555,12 @@ def main() -> None:
       help=f'Rounds per side (default {_FULL["rounds"]}, smoke 1).',
   )
   parser.add_argument('--out', default=str(_DEFAULT_OUT), help='Output folder.')
+  parser.add_argument(
+      '--long-turns',
+      metavar='T,T,...',
+      type=lambda text: [int(turn) for turn in text.split(',') if turn],
+      help='The turns long_session measures (default 10,50,100,200).',
+  )
   parser.add_argument(
       '--only',
       metavar='NAME',

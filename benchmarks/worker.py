@@ -24,7 +24,8 @@ can be::
       --late-turn 40 --late-sessions 3 --user-view-events 1000,10000 \\
       --user-view-repeats 9 --windows-turns 40 --windows-repeats 15 \\
       --nested-turns 200 --user-messages-events 1000,10000 \\
-      --user-messages-repeats 9 [--only late_turn,user_view,windows]
+      --user-messages-repeats 9 --long-turns 10,50,100,200 \\
+      [--only late_turn,user_view,windows,long_session]
 
 and prints one JSON object on its last line of output. Configurations that
 need the fork (``include_sources``, ``source_filter``, filter mode,
@@ -72,6 +73,7 @@ MEASUREMENTS = (
     'windows',
     'nested_progress',
     'user_messages',
+    'long_session',
 )
 """What a round measures, in this order; ``--only`` picks some of them."""
 
@@ -221,8 +223,8 @@ class _Recorder:
     self.turn = 0
     self.requests: dict[str, dict[int, str]] = {name: {} for name in agents}
 
-  def record(self, agent: str, contents: list[Any]) -> None:
-    self.requests[agent][self.turn] = _contents_text(contents)
+  def record(self, agent: str, request: Any) -> None:
+    self.requests[agent][self.turn] = _contents_text(request.contents)
 
 
 def _search(query: str) -> dict[str, Any]:
@@ -254,7 +256,7 @@ def _scripted_model(agent: str, recorder: _Recorder | None) -> Any:
       del stream
       turn = recorder.turn if recorder else 0
       if recorder:
-        recorder.record(agent, llm_request.contents)
+        recorder.record(agent, llm_request)
       if agent == 'researcher' and not _answers_tool(llm_request.contents):
         part = types.Part(
             function_call=types.FunctionCall(
@@ -1268,6 +1270,268 @@ def _user_messages_times(sizes: list[int], repeats: int) -> dict[str, Any]:
   return result
 
 
+LONG_SESSION_APPS = ('pipeline', 'team')
+"""The apps of the long-session measure: the benchmark's 4-agent pipeline and
+a 3-agent LLM-transfer team (`_transfer_team`)."""
+
+LONG_SESSION_STORES = ('memory', 'sqlite')
+"""Session services of the long-session measure: ``InMemorySessionService``
+and ``DatabaseSessionService`` on a SQLite file (aiosqlite)."""
+
+TRANSFER_TEAM = ('coordinator', 'booker', 'info')
+"""The transfer team: the coordinator hands the user to the booker or to
+info, which hand the user to each other as the conversation turns."""
+
+_TRANSFER_REPLY_CHARS = {'booker': 700, 'info': 500}
+
+
+def _long_window(turn: int) -> int:
+  """How many turns before `turn` its amortized figure averages over."""
+  return max(3, turn // 10)
+
+
+class _Capture(_Recorder):
+  """Keeps the model requests of the turns it is told to, and nothing else.
+
+  Recording must cost nothing in the timed turns: it keeps a reference to
+  each request (no copy, no text) and only while `requests_seen` is a list.
+  """
+
+  def __init__(self) -> None:
+    super().__init__(())
+    self.requests_seen: list[tuple[str, Any]] | None = None
+
+  def record(self, agent: str, request: Any) -> None:
+    if self.requests_seen is not None:
+      self.requests_seen.append((agent, request))
+
+
+def _wants_info(turn: int) -> bool:
+  """Whether the user's message at `turn` is a question for info."""
+  return turn % 4 == 3
+
+
+def _transfer_model(agent: str, capture: _Capture) -> Any:
+  """A zero-latency model for a member of the transfer team.
+
+  The coordinator hands each turn on; the booker answers booking messages and
+  hands questions to info; info answers questions and hands booking messages
+  back, so the conversation moves between the two as README's team does.
+  """
+  from google.adk.models.base_llm import BaseLlm
+  from google.adk.models.llm_response import LlmResponse
+  from google.genai import types
+
+  class TransferModel(BaseLlm):
+    """Answers at once, or transfers the user to whoever should answer."""
+
+    model: str = 'scripted'
+
+    async def generate_content_async(
+        self, llm_request: Any, stream: bool = False
+    ) -> AsyncGenerator[LlmResponse, None]:
+      del stream
+      capture.record(agent, llm_request)
+      turn = capture.turn
+      wanted = 'info' if _wants_info(turn) else 'booker'
+      if agent != wanted:
+        part = types.Part(
+            function_call=types.FunctionCall(
+                name='transfer_to_agent', args={'agent_name': wanted}
+            )
+        )
+      else:
+        part = types.Part(
+            text=_prose(f'{agent}:{turn}', _TRANSFER_REPLY_CHARS[agent])
+        )
+      yield LlmResponse(content=types.ModelContent(parts=[part]))
+
+  return TransferModel()
+
+
+def _transfer_team(capture: _Capture) -> Any:
+  """A coordinator with the booker and info as sub-agents (LLM transfer)."""
+  from google.adk.agents.llm_agent import LlmAgent
+
+  booker = LlmAgent(
+      name='booker',
+      model=_transfer_model('booker', capture),
+      description='Books tables.',
+      instruction='Book tables for the customer.',
+  )
+  info = LlmAgent(
+      name='info',
+      model=_transfer_model('info', capture),
+      description='Answers questions about the restaurant.',
+      instruction='Answer questions about the restaurant.',
+  )
+  return LlmAgent(
+      name='coordinator',
+      model=_transfer_model('coordinator', capture),
+      instruction='Hand the customer to booker or to info.',
+      sub_agents=[booker, info],
+  )
+
+
+class _Collections:
+  """While active, the garbage collector's runs: count per generation, and
+  the CPU time of the thread that ran them (the collector holds the GIL)."""
+
+  def __init__(self) -> None:
+    self.counts = [0, 0, 0]
+    self.cpu_s = 0.0
+    self._started: float | None = None
+
+  def _callback(self, phase: str, info: dict[str, Any]) -> None:
+    if phase == 'start':
+      self._started = time.thread_time()
+    elif self._started is not None:
+      self.counts[info['generation']] += 1
+      self.cpu_s += time.thread_time() - self._started
+      self._started = None
+
+  def __enter__(self) -> _Collections:
+    gc.callbacks.append(self._callback)
+    return self
+
+  def __exit__(self, *exc_info: Any) -> None:
+    gc.callbacks.remove(self._callback)
+
+
+def _wire_floor(requests: list[tuple[str, Any]]) -> dict[str, Any]:
+  """What serializing the turn's model requests costs: the floor.
+
+  Each request's contents and config (what goes on the wire) through
+  ``model_dump(mode='json', exclude_none=True)`` and ``json.dumps``; CPU time,
+  median of 3 calls in a row, right after the checkpoint's turn (a
+  `gc.collect()` before each would cost more than the calls in a smoke run).
+  """
+
+  def serialize() -> int:
+    size = 0
+    for _, request in requests:
+      size += len(
+          json.dumps({
+              'contents': [
+                  content.model_dump(mode='json', exclude_none=True)
+                  for content in request.contents
+              ],
+              'config': request.config.model_dump(
+                  mode='json', exclude_none=True
+              ),
+          })
+      )
+    return size
+
+  cpu_ms = []
+  for _ in range(3):
+    cpu_started = time.process_time()
+    serialize()
+    cpu_ms.append((time.process_time() - cpu_started) * 1_000)
+  return {
+      'cpu_ms': statistics.median(cpu_ms),
+      'requests': len(requests),
+      'contents': sum(len(request.contents) for _, request in requests),
+      'json_chars': serialize(),
+  }
+
+
+def _long_session_service(store: str, folder: str) -> Any:
+  if store == 'memory':
+    from google.adk.sessions.in_memory_session_service import InMemorySessionService
+
+    return InMemorySessionService()
+  from google.adk.sessions.database_session_service import DatabaseSessionService
+
+  return DatabaseSessionService(f'sqlite+aiosqlite:///{folder}/sessions.db')
+
+
+async def _long_session(
+    app: str, store: str, checkpoints: list[int]
+) -> dict[str, Any]:
+  """CPU time per turn of one conversation of `app`, at each checkpoint.
+
+  One session runs turns 1 to the last checkpoint. Before each checkpoint T,
+  the `_long_window(T)` turns up to T - 1 are timed together with the garbage
+  collector left alone, as a server runs them (**amortized**, GC counted;
+  the collector's own share timed through ``gc.callbacks``); then, after a
+  `gc.collect()`, turn T alone (the **checkpoint**, the convention of
+  ``late_turn``), whose model requests are kept to time the wire floor and
+  to digest them (random function call ids replaced by their order).
+  """
+  import tempfile
+
+  from google.adk.runners import Runner
+  from google.genai import types
+
+  capture = _Capture()
+  agent = (
+      _transfer_team(capture)
+      if app == 'team'
+      else _pipeline('default', capture)
+  )
+  result: dict[str, Any] = {}
+  with tempfile.TemporaryDirectory() as folder:
+    service = _long_session_service(store, folder)
+    runner = Runner(app_name=_APP, agent=agent, session_service=service)
+    session = await service.create_session(app_name=_APP, user_id=_USER)
+
+    async def turn(number: int) -> None:
+      capture.turn = number
+      message = types.UserContent(
+          parts=[types.Part(text=_user_message(number))]
+      )
+      async for _ in runner.run_async(
+          user_id=_USER, session_id=session.id, new_message=message
+      ):
+        pass
+
+    done = 0
+    for checkpoint in checkpoints:
+      window = min(_long_window(checkpoint), checkpoint - 1 - done)
+      while done < checkpoint - 1 - window:
+        done += 1
+        await turn(done)
+      with _Collections() as collections:
+        cpu_started = time.process_time()
+        for _ in range(window):
+          done += 1
+          await turn(done)
+        cpu_s = time.process_time() - cpu_started
+      gc.collect()
+      capture.requests_seen = []
+      cpu_started = time.process_time()
+      done += 1
+      await turn(done)
+      checkpoint_cpu_s = time.process_time() - cpu_started
+      requests, capture.requests_seen = capture.requests_seen, None
+      stored = await service.get_session(
+          app_name=_APP, user_id=_USER, session_id=session.id
+      )
+      result[str(checkpoint)] = {
+          'window_turns': window,
+          'amortized_ms': cpu_s * 1_000 / max(window, 1),
+          'gc_ms': collections.cpu_s * 1_000 / max(window, 1),
+          'collections': collections.counts,
+          'checkpoint_ms': checkpoint_cpu_s * 1_000,
+          'events': len(stored.events),
+          'floor': _wire_floor(requests),
+          'requests_digest': _requests_digest(requests),
+      }
+      del requests, stored
+    await runner.close()
+  return result
+
+
+def _long_sessions(checkpoints: list[int]) -> dict[str, Any]:
+  """`_long_session` for every app and session service, each in its own loop."""
+  return {
+      f'{app}/{store}': asyncio.run(_long_session(app, store, checkpoints))
+      for app in LONG_SESSION_APPS
+      for store in LONG_SESSION_STORES
+  }
+
+
 def info() -> dict[str, Any]:
   """Which google.adk this interpreter imports, and what it supports."""
   import importlib.metadata
@@ -1372,6 +1636,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     result['user_messages'] = _user_messages_times(
         args.user_messages_events, args.user_messages_repeats
     )
+  if 'long_session' in only:
+    result['long_session'] = _long_sessions(args.long_turns)
   return result
 
 
@@ -1412,6 +1678,7 @@ def main() -> None:
       '--user-messages-events', type=_sizes, default=[1_000, 5_000, 10_000]
   )
   parser.add_argument('--user-messages-repeats', type=int, default=9)
+  parser.add_argument('--long-turns', type=_sizes, default=[10, 50, 100, 200])
   parser.add_argument('--only', type=_names, default=list(MEASUREMENTS))
   args = parser.parse_args()
   logging.getLogger('google_adk').setLevel(logging.ERROR)
