@@ -69,7 +69,9 @@ class CustomAgentRule(_visibility.NodeRule):
     return line is not None and reading.speaks_after(line)
 
 
-CUSTOM_AGENT: Final = CustomAgentRule()
+# Typed as the base rule: ``BaseAgent`` names it, and the agents upstream
+# ships name their own rules in its place.
+CUSTOM_AGENT: Final[_visibility.NodeRule] = CustomAgentRule()
 
 
 def agent_code(agent: Any) -> _code_reading.CodeReading | None:

@@ -33,11 +33,15 @@ from typing import Any
 from typing import Awaitable
 from typing import Callable
 from typing import Iterator
+from typing import TYPE_CHECKING
 
 import click
 
 from ..diagnostics._configuration_errors import describe
 from ..diagnostics._run_start import logged_recently
+
+if TYPE_CHECKING:
+  from fastapi import FastAPI
 
 logger = logging.getLogger('google_adk.' + __name__)
 
@@ -135,7 +139,7 @@ def load_error_text(error: Exception, folder: str) -> str:
 
 
 def add_app_findings_route(
-    app: Any, get_runner: Callable[[str], Awaitable[Any]]
+    app: FastAPI, get_runner: Callable[[str], Awaitable[Any]]
 ) -> None:
   """Adds ``GET /dev/apps/{app_name}/findings`` to the dev server.
 

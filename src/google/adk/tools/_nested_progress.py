@@ -421,12 +421,15 @@ def _failed_run_event(
   from ..events.event import Event
 
   records = invocation_context._private_metadata.get(_RECORDS_METADATA_KEY)
-  if not records or all(run.get('status') != ERROR for run in records.values()):
+  agent = invocation_context.agent
+  if agent is None or not records:
+    return None
+  if all(run.get('status') != ERROR for run in records.values()):
     return None
   status = getattr(error, 'status', None)
   return Event(
       invocation_id=invocation_context.invocation_id,
-      author=invocation_context.agent.name,
+      author=agent.name,
       branch=invocation_context.branch,
       error_code=status if isinstance(status, str) else type(error).__name__,
       error_message=_client_errors.ERROR_EVENT_MESSAGE,
