@@ -150,7 +150,9 @@ async def test_changing_a_returned_session_changes_no_later_read(db_url):
   assert again.events[0].content.parts[0].text == 'kept'
   assert again.events[0].actions.state_delta == {'k': [1]}
   assert len(again.events) == 1
-  assert again.model_dump() == (await _read_fresh(db_url, session.id)).model_dump()
+  assert (
+      again.model_dump() == (await _read_fresh(db_url, session.id)).model_dump()
+  )
   # Two reads share nothing either.
   assert again.events[0] is not handed.events[0]
   assert again.events[0].content is not handed.events[0].content
@@ -177,7 +179,9 @@ async def test_another_writers_rows_are_read(db_url, conversions):
       'two',
       'three',
   ]
-  assert read.model_dump() == (await _read_fresh(db_url, session.id)).model_dump()
+  assert (
+      read.model_dump() == (await _read_fresh(db_url, session.id)).model_dump()
+  )
   # The session read before the other writer wrote is stale, as before.
   with pytest.raises(StaleSessionError):
     await service.append_event(session, _said('user', 'four'))
@@ -207,7 +211,9 @@ async def test_a_row_written_with_an_earlier_time_is_read(db_url):
       'late',
       'second',
   ]
-  assert read.model_dump() == (await _read_fresh(db_url, session.id)).model_dump()
+  assert (
+      read.model_dump() == (await _read_fresh(db_url, session.id)).model_dump()
+  )
   await service.close()
   await other.close()
 

@@ -35,7 +35,6 @@ import copy
 import dataclasses
 from datetime import datetime
 from typing import Any
-
 from typing import TYPE_CHECKING
 
 from ..events.event import Event
