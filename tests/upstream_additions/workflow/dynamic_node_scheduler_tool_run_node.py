@@ -32,10 +32,6 @@ from google.adk.workflow._workflow import Workflow
 from google.genai import types
 import pytest
 
-# =========================================================================
-# run_node from a function tool (no workflow scheduler)
-# =========================================================================
-
 
 def _function_responses(events) -> list[dict]:
   return [r.response for e in events for r in e.get_function_responses()]
