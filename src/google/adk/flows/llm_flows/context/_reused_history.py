@@ -32,7 +32,10 @@ every call, against private copies kept here:
 - each content handed out with the previous request still equals what was
   built: a request processor, a callback or the model may have changed it,
   and such a content is copied again. The others are handed out again, the
-  same objects, as they were not changed.
+  same objects, as they were not changed. Two requests of the agent in the
+  same session in flight at once (two concurrent invocations of one session)
+  therefore share those objects: a change one's callback makes reaches the
+  other.
 
 Whatever the walk cannot continue (a rewind, a compaction, a transcription
 to merge, a call after its response, a tool's sub-branch, or responses that
