@@ -49,7 +49,6 @@ import collections
 import dataclasses
 from typing import Any
 from typing import Optional
-import weakref
 
 from google.genai import types
 
@@ -59,7 +58,7 @@ from ....utils._model_copy import deep_copy_model
 from ._fencing import _is_other_agent_reply
 from ._fencing import _present_other_agent_content
 
-_MAX_SESSIONS_PER_AGENT = 32
+_MAX_HISTORIES = 64
 # The walk's states kept to go back to, one at the start of each of the last
 # turns: an event a session service stored and read back may differ in form
 # from the one first seen (a content's role becomes a field set), which
@@ -383,26 +382,23 @@ class ReusedHistory:
     return True
 
 
-_Histories = collections.OrderedDict[tuple[str, str, str], ReusedHistory]
-# Per agent (by id: agents are pydantic models, which do not hash), the
-# agent's histories by session; an agent's entry goes with the agent.
-_histories: dict[int, tuple[weakref.ref[Any], _Histories]] = {}
+# By (app name, user id, session id, agent name): what the history is built
+# from is all checked at each call, so any agent of that name in that session
+# may build on it (a transfer runs a new copy of the agent each invocation).
+_histories: collections.OrderedDict[
+    tuple[str, str, str, str], ReusedHistory
+] = collections.OrderedDict()
 
 
 def reused_history(
-    agent: Any, app_name: str, user_id: str, session_id: str
+    app_name: str, user_id: str, session_id: str, agent_name: str
 ) -> ReusedHistory:
-  """The kept history of `agent` in a session (the sessions used last)."""
-  entry = _histories.get(id(agent))
-  if entry is None or entry[0]() is not agent:
-    entry = _histories[id(agent)] = (weakref.ref(agent), _Histories())
-    weakref.finalize(agent, _histories.pop, id(agent), None)
-  per_session = entry[1]
-  key = (app_name, user_id, session_id)
-  history = per_session.get(key)
+  """The kept history of an agent in a session (the histories used last)."""
+  key = (app_name, user_id, session_id, agent_name)
+  history = _histories.get(key)
   if history is None:
-    history = per_session[key] = ReusedHistory()
-    while len(per_session) > _MAX_SESSIONS_PER_AGENT:
-      per_session.popitem(last=False)
-  per_session.move_to_end(key)
+    history = _histories[key] = ReusedHistory()
+    while len(_histories) > _MAX_HISTORIES:
+      _histories.popitem(last=False)
+  _histories.move_to_end(key)
   return history
