@@ -49,7 +49,11 @@ def _input_then_end_of_input(*lines: str) -> tuple[Any, list[str]]:
 def _runner_recording_close(
     monkeypatch: pytest.MonkeyPatch, pending_call: bool = False
 ) -> tuple[list[dict[str, Any]], list[bool]]:
-  """Replaces the file's fake Runner with one that records runs and close."""
+  """Records each run and close of `_patch_types_and_runner`'s fake Runner.
+
+  With `pending_call`, each run ends on a long-running function call that
+  waits for the user's answer.
+  """
   runs: list[dict[str, Any]] = []
   closed: list[bool] = []
   fake_runner = cli.Runner
