@@ -11,6 +11,7 @@ import shutil
 import tempfile
 
 from . import git
+from . import lint
 from . import pr_template
 from . import queue
 from . import workspace
@@ -121,8 +122,8 @@ def add_test_functions(upstream_text: str, additions_text: str) -> str:
 
   The additions file is a module of its own (license, docstring, imports,
   then helpers and tests). What follows its imports is appended to
-  upstream's file; an import upstream's file lacks goes after its last
-  top-level import.
+  upstream's file; an import upstream's file lacks at module level goes
+  after its last top-level import (export then sorts them with isort).
 
   Args:
     upstream_text: Upstream's test file.
@@ -154,23 +155,24 @@ def add_test_functions(upstream_text: str, additions_text: str) -> str:
     body_start = first - 1
     break
   upstream = upstream_text.splitlines()
-  present = {line.strip() for line in upstream}
+  tree = ast.parse(upstream_text)
+  top_level_imports = [
+      s for s in tree.body if isinstance(s, (ast.Import, ast.ImportFrom))
+  ]
+  # Only the module's own imports count: the same import inside one of
+  # upstream's test functions does not bind the name for ours.
+  present = {
+      ' '.join((ast.get_source_segment(upstream_text, s) or '').split())
+      for s in top_level_imports
+  }
   missing = [
       text
       for text in imports
-      if text.strip() not in present
+      if ' '.join(text.split()) not in present
       and text.strip() != 'from __future__ import annotations'
   ]
   if missing:
-    tree = ast.parse(upstream_text)
-    last = max(
-        (
-            s.end_lineno or s.lineno
-            for s in tree.body
-            if isinstance(s, (ast.Import, ast.ImportFrom))
-        ),
-        default=0,
-    )
+    last = max((s.end_lineno or s.lineno for s in top_level_imports), default=0)
     upstream[last:last] = missing
   body = '\n'.join(lines[body_start:]).strip('\n')
   return '\n'.join(upstream).rstrip('\n') + '\n\n\n' + body + '\n'
@@ -251,6 +253,10 @@ def _export_one(
           ),
           encoding='utf-8',
       )
+    # The imports ours adds go where upstream's isort check expects them.
+    lint.sort_imports(
+        project, [folder / path for path in pr.upstream_test_additions]
+    )
   git.commit_all(
       folder,
       pr_template.render_message(

@@ -106,6 +106,13 @@ def _pyflakes(paths: list[str]) -> list[tuple[str, int, str]]:
   ]
 
 
+def sort_imports(project: Project, paths: list[pathlib.Path]) -> None:
+  """Sorts the imports of `paths` with upstream's isort settings."""
+  if paths:
+    command = _format_commands(project, check=False)[0] + ['--quiet']
+    subprocess.run(command + [str(p) for p in paths], check=True)
+
+
 def format_files(project: Project, paths: list[pathlib.Path]) -> None:
   """Rewrites our own files in upstream's format."""
   if not paths:

@@ -131,13 +131,23 @@ def render_message(
       _box(
           bool(pr.e2e.strip()), 'I have manually tested my changes end-to-end.'
       ),
+      # Upstream's last item: ticked when nothing else has to land first,
+      # neither a PR this one builds on nor a companion documentation change.
+      _box(
+          not pr.depends_on and not pr.docs,
+          'Any dependent changes have been merged and published in'
+          ' downstream modules.',
+      ),
       '',
   ]
   if pr.depends_on or pr.size_reason or upstream_version:
     context = []
     if upstream_version:
       context.append(
-          f'Made against: google-adk {upstream_version} (v{upstream_version}).'
+          f'Made against: the v{upstream_version} release (google-adk'
+          f' {upstream_version}), not main: it is the release the change was'
+          ' written and tested against. The patch applies to that tag with'
+          ' `git am`; it will be rebased onto main on request.'
       )
     if pr.depends_on:
       context.append('Builds on: ' + ', '.join(pr.depends_on_names) + '.')

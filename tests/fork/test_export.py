@@ -36,7 +36,25 @@ def _pr(**fields) -> queue.PullRequest:
 def test_body_says_the_release_it_is_cut_against():
   text = pr_template.render_message(_pr(), upstream_version='2.13.0')
 
-  assert 'Made against: google-adk 2.13.0 (v2.13.0).' in text
+  assert 'Made against: the v2.13.0 release (google-adk 2.13.0), not main:' in (
+      text
+  )
+
+
+def test_checklist_keeps_upstream_last_item():
+  standalone = pr_template.render_message(_pr(), upstream_version='2.13.0')
+  stacked = pr_template.render_message(
+      _pr(depends_on=['base'], depends_on_names=['`base`'])
+  )
+
+  item = 'Any dependent changes have been merged and published in downstream'
+  assert f'- [x] {item} modules.' in standalone
+  assert f'- [ ] {item} modules.' in stacked
+  assert (
+      standalone.index('end-to-end.')
+      < standalone.index(item)
+      < (standalone.index('### Additional context'))
+  )
 
 
 def test_tests_into_upstream_files_are_listed_as_upstream_files():
@@ -123,3 +141,23 @@ def test_added_functions_follow_upstream_file_and_missing_imports_join_it():
       'import pytest\nfrom google.adk.agents.llm_agent import LlmAgent\n'
       in merged
   )
+
+
+def test_an_import_inside_an_upstream_function_still_joins_the_module():
+  upstream = _UPSTREAM + textwrap.dedent("""\
+
+
+      def test_local_import():
+        from google.adk.agents.llm_agent import LlmAgent
+
+        assert LlmAgent
+      """)
+
+  merged = export.add_test_functions(upstream, _ADDITIONS)
+
+  imports = [
+      ast.get_source_segment(merged, s)
+      for s in ast.parse(merged).body
+      if isinstance(s, (ast.Import, ast.ImportFrom))
+  ]
+  assert 'from google.adk.agents.llm_agent import LlmAgent' in imports

@@ -12,59 +12,54 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Tests for a Workflow run from a function tool with tool_context.run_node.
+"""A function tool's tool_context.run_node keys the child run by its call.
 
-The scenario of https://github.com/google/adk-python/issues/7227: a root chat
-agent whose tools each run a Workflow of single_turn LlmAgent nodes, calling
-two tools one after the other in the same user turn.
+The cases of the test functions this change adds to upstream's
+test_dynamic_node_scheduler.py, runnable without upstream's test helpers.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
+from typing import Any
 
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.apps.app import App
 from google.adk.events.event import Event
+from google.adk.events.request_input import RequestInput
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
 from google.adk.tools.tool_context import ToolContext
+from google.adk.workflow import node
+from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.genai import types
 from pydantic import Field
 import pytest
 
 
-class _RecordingLlm(BaseLlm):
-  """Answers from a list of replies and keeps every request it is sent.
+class _ScriptedModel(BaseLlm):
+  """Answers with its replies in turn and keeps every request."""
 
-  With no replies left it echoes the last user text it was sent, so the
-  answer tells which input the model saw.
-  """
-
-  model: str = 'recording-llm'
-  replies: list[str | types.FunctionCall] = Field(default_factory=list)
+  model: str = 'scripted'
+  replies: list[types.Part] = Field(default_factory=list)
   requests: list[LlmRequest] = Field(default_factory=list)
 
   async def generate_content_async(
       self, llm_request: LlmRequest, stream: bool = False
   ) -> AsyncGenerator[LlmResponse, None]:
     self.requests.append(llm_request.model_copy(deep=True))
-    if self.replies:
-      reply = self.replies.pop(0)
-    else:
-      reply = f'SUMMARY({_user_texts(llm_request)[-1]})'
-    if isinstance(reply, types.FunctionCall):
-      part = types.Part(function_call=reply)
-    else:
-      part = types.Part(text=reply)
+    part = self.replies[len(self.requests) - 1]
     yield LlmResponse(content=types.Content(role='model', parts=[part]))
 
 
+def _function_responses(events: list[Event]) -> list[Any]:
+  return [r.response for e in events for r in e.get_function_responses()]
+
+
 def _user_texts(llm_request: LlmRequest) -> list[str]:
-  """Returns the text of every user-role part of a request, in order."""
   return [
       part.text
       for content in llm_request.contents
@@ -74,110 +69,123 @@ def _user_texts(llm_request: LlmRequest) -> list[str]:
   ]
 
 
-def _summarize_call(doc: str) -> types.FunctionCall:
-  return types.FunctionCall(name='summarize', args={'doc': doc})
+class _Session:
+  """One session of an app whose root agent calls `tool` once per args."""
 
-
-def _build_app(
-    *docs: str, with_run_ids: bool = False
-) -> tuple[App, _RecordingLlm, _RecordingLlm]:
-  """Builds a root agent whose tool runs a one-node Workflow per call.
-
-  Args:
-    *docs: The documents the root model asks to summarize, in order, all in
-      one user turn.
-    with_run_ids: Whether the tool names each child run (``doc-<doc>``).
-
-  Returns:
-    The app, the root agent's model and the workflow node's model.
-  """
-  worker_llm = _RecordingLlm()
-  workflow = Workflow(
-      name='summary_flow',
-      edges=[(
-          'START',
-          LlmAgent(
-              name='worker',
-              model=worker_llm,
-              instruction='Summarize the document.',
-          ),
-      )],
-  )
-
-  async def summarize(doc: str, tool_context: ToolContext) -> dict[str, str]:
-    """Summarizes a document."""
-    run_id = {'run_id': f'doc-{doc}'} if with_run_ids else {}
-    output = await tool_context.run_node(
-        workflow, node_input=f'INPUT-{doc}', **run_id
+  def __init__(self, tool: Any, calls: list[dict[str, str]]):
+    root_model = _ScriptedModel(
+        replies=[
+            *(
+                types.Part.from_function_call(name=tool.__name__, args=args)
+                for args in calls
+            ),
+            types.Part(text='done'),
+        ]
     )
-    return {'summary': output}
+    root = LlmAgent(name='root', model=root_model, tools=[tool])
+    self.runner = InMemoryRunner(app=App(name='test_app', root_agent=root))
+    self.session_id: str | None = None
 
-  root_llm = _RecordingLlm(
-      replies=[*(_summarize_call(doc) for doc in docs), 'ROOT-DONE']
-  )
-  root_agent = LlmAgent(
-      name='root',
-      model=root_llm,
-      instruction='Summarize what the user asks for.',
-      tools=[summarize],
-  )
-  return App(name='test_app', root_agent=root_agent), root_llm, worker_llm
-
-
-async def _run_one_turn(app: App, message: str) -> list[Event]:
-  """Runs one user turn and returns the events the session stored."""
-  runner = InMemoryRunner(app=app)
-  session = await runner.session_service.create_session(
-      app_name=app.name, user_id='user'
-  )
-  async for _ in runner.run_async(
-      user_id='user',
-      session_id=session.id,
-      new_message=types.Content(role='user', parts=[types.Part(text=message)]),
-  ):
-    pass
-  session = await runner.session_service.get_session(
-      app_name=app.name, user_id='user', session_id=session.id
-  )
-  assert session is not None
-  return session.events
+  async def send(self, *parts: types.Part) -> list[Event]:
+    if self.session_id is None:
+      session = await self.runner.session_service.create_session(
+          app_name='test_app', user_id='user'
+      )
+      self.session_id = session.id
+    events = []
+    async for event in self.runner.run_async(
+        user_id='user',
+        session_id=self.session_id,
+        new_message=types.Content(role='user', parts=list(parts)),
+    ):
+      events.append(event)
+    return events
 
 
 @pytest.mark.asyncio
-async def test_second_tool_call_runs_the_workflow_on_its_own_input():
-  app, _, worker_llm = _build_app('A', 'B')
+async def test_two_calls_in_one_turn_each_run_on_their_own_input():
+  worker_model = _ScriptedModel(
+      replies=[types.Part(text='summary of A'), types.Part(text='summary of B')]
+  )
+  summary_flow = Workflow(
+      name='summary_flow',
+      edges=[(START, LlmAgent(name='worker', model=worker_model))],
+  )
 
-  events = await _run_one_turn(app, 'Summarize A, then B.')
+  async def summarize(doc: str, tool_context: ToolContext) -> dict[str, Any]:
+    output = await tool_context.run_node(summary_flow, node_input=doc)
+    return {'summary': output}
 
-  assert [
-      response.response
-      for event in events
-      for response in event.get_function_responses()
-  ] == [
-      {'summary': 'SUMMARY(INPUT-A)'},
-      {'summary': 'SUMMARY(INPUT-B)'},
+  session = _Session(summarize, [{'doc': 'A'}, {'doc': 'B'}])
+  events = await session.send(types.Part(text='A, then B'))
+
+  assert _function_responses(events) == [
+      {'summary': 'summary of A'},
+      {'summary': 'summary of B'},
   ]
-  assert [_user_texts(request) for request in worker_llm.requests] == [
-      ['INPUT-A'],
-      ['INPUT-B'],
-  ]
+  assert [_user_texts(r) for r in worker_model.requests] == [['A'], ['B']]
 
 
 @pytest.mark.asyncio
 async def test_explicit_run_id_is_kept():
-  app, _, _ = _build_app('A', with_run_ids=True)
+  @node
+  async def step(*, ctx, node_input):
+    yield f'done: {node_input}'
 
-  events = await _run_one_turn(app, 'Summarize A.')
+  async def run_step(doc: str, tool_context: ToolContext) -> dict[str, Any]:
+    output = await tool_context.run_node(
+        step, node_input=doc, run_id=f'doc-{doc}'
+    )
+    return {'result': output}
 
-  worker_paths = [e.node_info.path for e in events if e.author == 'worker']
-  assert worker_paths == ['root@1/summary_flow@doc-A/worker@1']
+  session = _Session(run_step, [{'doc': 'A'}])
+  events = await session.send(types.Part(text='A'))
+
+  assert [e.node_info.path for e in events if e.output is not None] == [
+      'root@1/step@doc-A'
+  ]
 
 
 @pytest.mark.asyncio
-async def test_node_inputs_stay_out_of_the_root_agent_request():
-  app, root_llm, _ = _build_app('A', 'B')
+async def test_resumed_call_keeps_its_run_id():
+  @node(rerun_on_resume=True)
+  async def approve(*, ctx, node_input):
+    if 'approval' in ctx.resume_inputs:
+      yield f'{node_input}: {ctx.resume_inputs["approval"]["answer"]}'
+      return
+    yield RequestInput(
+        interrupt_id='approval', message=f'Publish {node_input}?'
+    )
 
-  await _run_one_turn(app, 'Summarize A, then B.')
+  approval_flow = Workflow(name='approval_flow', edges=[(START, approve)])
 
-  for request in root_llm.requests:
-    assert not any(text.startswith('INPUT-') for text in _user_texts(request))
+  async def publish(doc: str, tool_context: ToolContext) -> dict[str, Any]:
+    output = await tool_context.run_node(approval_flow, node_input=doc)
+    return {'result': output}
+
+  session = _Session(publish, [{'doc': 'A'}])
+  paused = await session.send(types.Part(text='Publish A'))
+  resumed = await session.send(
+      types.Part(
+          function_response=types.FunctionResponse(
+              id='approval',
+              name='adk_request_input',
+              response={'answer': 'yes'},
+          )
+      )
+  )
+
+  call_id = next(
+      call.id
+      for e in paused
+      for call in e.get_function_calls()
+      if call.name == 'publish'
+  )
+  child_path = f'root@1/approval_flow@{call_id}/approve@1'
+  assert [e.node_info.path for e in paused if e.long_running_tool_ids] == [
+      child_path
+  ]
+  assert [e.node_info.path for e in resumed if e.output is not None] == [
+      child_path
+  ]
+  assert _function_responses(resumed) == [{'result': 'A: yes'}]

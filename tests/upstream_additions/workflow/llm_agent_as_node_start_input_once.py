@@ -17,12 +17,13 @@
 `adkfork export` appends what follows the imports to upstream's
 tests/unittests/workflow/test_llm_agent_as_node.py, which already imports
 these names and defines `_new_workflow_runner`; the imports here only keep
-this file readable and checkable on its own.
+this file readable on its own.
 """
 
 from __future__ import annotations
 
 from google.adk.agents.llm_agent import LlmAgent
+from google.adk.workflow import node
 from google.adk.workflow import START
 from google.adk.workflow._workflow import Workflow
 import pytest
@@ -35,6 +36,25 @@ def _texts_by_role(llm_request) -> list[tuple[str, str]]:
       for part in content.parts or []
       if part.text
   ]
+
+
+async def _run_two_turns(wf, test_name):
+  """Runs `wf` for two user turns in one session."""
+  from . import testing_utils
+
+  runner = _new_workflow_runner(wf, test_name)
+  await runner.run_async(testing_utils.get_user_content('My name is Ada.'))
+  await runner.run_async(testing_utils.get_user_content('What is my name?'))
+
+
+_EACH_MESSAGE_ONCE = [
+    [('user', 'My name is Ada.')],
+    [
+        ('user', 'My name is Ada.'),
+        ('model', 'first'),
+        ('user', 'What is my name?'),
+    ],
+]
 
 
 @pytest.mark.asyncio
@@ -50,15 +70,48 @@ async def test_react_path_history_node_sees_user_message_once(
   )
   wf = Workflow(name='wf', edges=[(START, agent)])
 
-  runner = _new_workflow_runner(wf, request.function.__name__)
-  await runner.run_async(testing_utils.get_user_content('My name is Ada.'))
-  await runner.run_async(testing_utils.get_user_content('What is my name?'))
+  await _run_two_turns(wf, request.function.__name__)
 
-  assert [_texts_by_role(r) for r in mock_model.requests] == [
-      [('user', 'My name is Ada.')],
-      [
-          ('user', 'My name is Ada.'),
-          ('model', 'first'),
-          ('user', 'What is my name?'),
-      ],
-  ]
+  assert [_texts_by_role(r) for r in mock_model.requests] == _EACH_MESSAGE_ONCE
+
+
+@pytest.mark.asyncio
+async def test_react_path_nested_history_node_sees_user_message_once(
+    request: pytest.FixtureRequest,
+):
+  """The first node of a workflow nested first in another also gets it once."""
+  from . import testing_utils
+
+  mock_model = testing_utils.MockModel.create(responses=['first', 'second'])
+  agent = LlmAgent(
+      name='assistant', model=mock_model, include_contents='default'
+  )
+  inner = Workflow(name='inner', edges=[(START, agent)])
+  wf = Workflow(name='wf', edges=[(START, inner)])
+
+  await _run_two_turns(wf, request.function.__name__)
+
+  assert [_texts_by_role(r) for r in mock_model.requests] == _EACH_MESSAGE_ONCE
+
+
+@pytest.mark.asyncio
+async def test_react_path_sub_branch_history_node_sees_user_message_once(
+    request: pytest.FixtureRequest,
+):
+  """A node given the user's message through run_node(use_sub_branch=True)."""
+  from . import testing_utils
+
+  mock_model = testing_utils.MockModel.create(responses=['first', 'second'])
+  agent = LlmAgent(
+      name='assistant', model=mock_model, include_contents='default'
+  )
+
+  @node(rerun_on_resume=True)
+  async def delegate(*, ctx, node_input):
+    yield await ctx.run_node(agent, node_input=node_input, use_sub_branch=True)
+
+  wf = Workflow(name='wf', edges=[(START, delegate)])
+
+  await _run_two_turns(wf, request.function.__name__)
+
+  assert [_texts_by_role(r) for r in mock_model.requests] == _EACH_MESSAGE_ONCE
