@@ -84,7 +84,7 @@ def test_demo_upstream_configuration_matches_pristine(
   fork = _record(sys.executable, sample, config)
 
   if (sample, config) == ('booking_workflow', "upstream 'default'"):
-    # The one difference is the upstream fix in patch 0027: the classifier,
+    # The one difference is the upstream fix in patch 0028: the classifier,
     # right after START with the history, gets the user's message once; in
     # 2.13.0 its request ends with it twice, in every turn.
     classifier = pristine['requests']['classifier']
