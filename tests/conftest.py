@@ -1,4 +1,8 @@
-"""Makes sure the tests exercise the installed fork, never the source folder."""
+"""Makes sure the tests exercise the installed fork, never the source folder.
+
+This file is in no package, so pytest puts this folder on ``sys.path``: the
+fork-only test folders import the helper they share, ``_scripted``, from here.
+"""
 
 from __future__ import annotations
 

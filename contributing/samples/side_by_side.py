@@ -40,7 +40,7 @@ The two upstream configurations run on the fork with its features off, which
 is upstream 2.13.0's behaviour: ``--record CONFIG`` prints such a run as JSON
 under any interpreter, and tests/samples/test_upstream_parity.py checks that
 pristine 2.13.0 and the fork record the same requests and replies. One
-difference is an upstream bug the fork fixes (patch 0027): in the Workflow
+difference is an upstream bug the fork fixes (patch 0028): in the Workflow
 with ``'default'``, the classifier, right after ``START``, receives the
 user's message once, where 2.13.0 sends it twice.
 

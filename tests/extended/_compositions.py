@@ -39,6 +39,7 @@ from collections.abc import AsyncGenerator
 import importlib.util
 import itertools
 import json
+import pathlib
 import sys
 from typing import Any
 import warnings
@@ -51,8 +52,6 @@ from google.adk.agents.parallel_agent import ParallelAgent
 from google.adk.agents.sequential_agent import SequentialAgent
 from google.adk.events.event import Event
 from google.adk.events.event_actions import EventActions
-from google.adk.models.base_llm import BaseLlm
-from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
 from google.adk.tools.agent_tool import AgentTool
@@ -61,7 +60,14 @@ from google.adk.workflow import FunctionNode
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.genai import types
-from pydantic import Field
+
+# The shared scripted model is in tests/, which pytest puts on sys.path; a
+# worker run as a script has only this folder there.
+_TESTS = str(pathlib.Path(__file__).resolve().parents[1])
+if _TESTS not in sys.path:
+  sys.path.insert(0, _TESTS)
+from _scripted import contents_json  # pylint: disable=g-import-not-at-top,wrong-import-position
+from _scripted import ScriptedLlm  # pylint: disable=g-import-not-at-top,wrong-import-position
 
 FORK = importlib.util.find_spec('google.adk.fork_info') is not None
 """Whether this interpreter runs the fork (which takes ``visibility``)."""
@@ -106,33 +112,6 @@ def specs() -> Any:
       'visibility': visibility,
   })
   return st.one_of(trees, flows)
-
-
-class ScriptedLlm(BaseLlm):
-  """Answers with the next scripted reply (the last repeats); records what
-  it was asked."""
-
-  model: str = 'scripted-llm'
-  script: list[Any] = Field(default_factory=list)
-  requests: list[Any] = Field(default_factory=list)
-
-  async def generate_content_async(
-      self, llm_request: LlmRequest, stream: bool = False
-  ) -> AsyncGenerator[LlmResponse, None]:
-    del stream
-    self.requests.append([
-        c.model_dump(mode='json', exclude_none=True)
-        for c in llm_request.contents
-    ])
-    reply = self.script[min(len(self.requests), len(self.script)) - 1]
-    if isinstance(reply, LlmResponse):
-      yield reply
-      return
-    if isinstance(reply, types.FunctionCall):
-      part = types.Part(function_call=reply)
-    else:
-      part = types.Part(text=reply)
-    yield LlmResponse(content=types.ModelContent(parts=[part]))
 
 
 class Checker(BaseAgent):
@@ -356,7 +335,10 @@ async def run_turn(spec: dict[str, Any]) -> dict[str, Any]:
   except Exception as error:  # pylint: disable=broad-exception-caught
     raised = type(error).__name__
   await runner.close()
-  requests = {name: model.requests for name, model in _models(root).items()}
+  requests = {
+      name: [contents_json(request) for request in model.requests]
+      for name, model in _models(root).items()
+  }
   return {'events': events, 'raised': raised, 'requests': requests}
 
 

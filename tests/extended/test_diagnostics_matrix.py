@@ -16,6 +16,7 @@ from typing import Any
 import warnings
 
 import _pr_tests
+from _scripted import run_turns
 from click.testing import CliRunner
 from google.adk.agents.base_agent import BaseAgent
 from google.adk.agents.llm_agent import LlmAgent
@@ -32,7 +33,6 @@ from google.adk.workflow import JoinNode
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.adk.workflow._errors import WorkflowDataError
-from google.genai import types
 import pytest
 
 history = _pr_tests._load('diagnostics/test_history_diagnostics.py')
@@ -521,17 +521,9 @@ def test_adk_check_reports_the_node_input_twice(
 
 async def _run(root: Any, state: dict[str, Any] | None = None) -> list[Event]:
   """Runs the tree on one user message, with ``state`` seeded."""
-  runner = InMemoryRunner(node=root, app_name='app')
-  session = await runner.session_service.create_session(
-      app_name='app', user_id='user', state=state
+  return await run_turns(
+      InMemoryRunner(node=root, app_name='app'), 'hello', state=state
   )
-  message = types.Content(role='user', parts=[types.Part(text='hello')])
-  return [
-      event
-      async for event in runner.run_async(
-          user_id='user', session_id=session.id, new_message=message
-      )
-  ]
 
 
 def _only(root: Any, code: str) -> Diagnostic:

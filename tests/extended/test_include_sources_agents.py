@@ -16,19 +16,18 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
-from collections.abc import Callable
 from typing import Any
 from typing import Optional
 import warnings
 
+from _scripted import run_turns
+from _scripted import ScriptedLlm
 from google.adk.agents.callback_context import CallbackContext
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.agents.run_config import RunConfig
 from google.adk.agents.sequential_agent import SequentialAgent
 from google.adk.apps.app import App
 from google.adk.events.event import Event
-from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
 from google.adk.models.llm_response import LlmResponse
 from google.adk.plugins.base_plugin import BasePlugin
@@ -36,37 +35,7 @@ from google.adk.runners import InMemoryRunner
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
 from google.genai import types
-from pydantic import Field
 import pytest
-
-_Reply = str | types.FunctionCall | Callable[[LlmRequest], Any]
-
-
-class _ScriptedModel(BaseLlm):
-  """Returns scripted replies and records every request it receives.
-
-  A reply is text, a function call, or a callable that picks one of those
-  from the request, for a model that reacts to what it was shown.
-  """
-
-  model: str = 'scripted'
-  script: list[_Reply] = Field(default_factory=list)
-  requests: list[LlmRequest] = Field(default_factory=list)
-
-  async def generate_content_async(
-      self, llm_request: LlmRequest, stream: bool = False
-  ) -> AsyncGenerator[LlmResponse, None]:
-    self.requests.append(llm_request.model_copy(deep=True))
-    if not self.script:
-      raise AssertionError(f'Unexpected model call #{len(self.requests)}.')
-    reply = self.script.pop(0)
-    if callable(reply):
-      reply = reply(llm_request)
-    if isinstance(reply, types.FunctionCall):
-      part = types.Part(function_call=reply)
-    else:
-      part = types.Part(text=reply)
-    yield LlmResponse(content=types.Content(role='model', parts=[part]))
 
 
 def _lookup(city: str) -> dict[str, str]:
@@ -81,7 +50,7 @@ def _call_lookup(city: str) -> types.FunctionCall:
 def _answer_once_lookup_returns(answer: str, city: str):
   """A reply that calls `_lookup` until the request holds its result."""
 
-  def reply(llm_request: LlmRequest) -> _Reply:
+  def reply(llm_request: LlmRequest) -> Any:
     for content in llm_request.contents:
       for part in content.parts or []:
         if part.function_response and part.function_response.name == '_lookup':
@@ -123,33 +92,14 @@ async def _run(
     runner = InMemoryRunner(
         app=App(name='test_app', root_agent=root, plugins=plugins or [])
     )
-  session = await runner.session_service.create_session(
-      app_name='test_app', user_id='user'
-  )
-  await _run_in(runner, session.id, *messages, run_config=run_config)
-
-
-async def _run_in(
-    runner: InMemoryRunner,
-    session_id: str,
-    *messages: str,
-    run_config: Optional[RunConfig] = None,
-) -> None:
-  for message in messages:
-    async for _ in runner.run_async(
-        user_id='user',
-        session_id=session_id,
-        new_message=types.Content(
-            role='user', parts=[types.Part(text=message)]
-        ),
-        run_config=run_config,
-    ):
-      pass
+  await run_turns(runner, *messages, run_config=run_config)
 
 
 def _classifier_and_booker(**booker_kwargs: Any):
-  classifier_model = _ScriptedModel(script=['CLASSIFIER-booking'] * 3)
-  booker_model = _ScriptedModel(script=['BOOKER-done-1', 'BOOKER-done-2'])
+  classifier_model = ScriptedLlm(strict=True, script=['CLASSIFIER-booking'] * 3)
+  booker_model = ScriptedLlm(
+      strict=True, script=['BOOKER-done-1', 'BOOKER-done-2']
+  )
   classifier = LlmAgent(
       name='classifier',
       model=classifier_model,
@@ -210,13 +160,14 @@ async def test_several_turns_with_user_and_self():
 
 @pytest.mark.asyncio
 async def test_tool_agent_with_user_only_finishes_its_loop_in_two_calls():
-  model = _ScriptedModel(
+  model = ScriptedLlm(
+      strict=True,
       script=[
           _answer_once_lookup_returns('ANSWER-1', 'paris'),
           _answer_once_lookup_returns('ANSWER-1', 'paris'),
           _answer_once_lookup_returns('ANSWER-2', 'rome'),
           _answer_once_lookup_returns('ANSWER-2', 'rome'),
-      ]
+      ],
   )
   agent = LlmAgent(
       name='concierge',
@@ -248,8 +199,10 @@ async def test_tool_agent_with_user_only_finishes_its_loop_in_two_calls():
 
 
 def _scout_and_booker(**booker_kwargs: Any):
-  scout_model = _ScriptedModel(script=[_call_lookup('oslo'), 'SCOUT-found'])
-  booker_model = _ScriptedModel(script=['BOOKER-done'])
+  scout_model = ScriptedLlm(
+      strict=True, script=[_call_lookup('oslo'), 'SCOUT-found']
+  )
+  booker_model = ScriptedLlm(strict=True, script=['BOOKER-done'])
   scout = LlmAgent(name='scout', model=scout_model, tools=[_lookup])
   booker = LlmAgent(name='booker', model=booker_model, **booker_kwargs)
   return _sequential(scout, booker), booker_model
@@ -306,8 +259,10 @@ async def test_plugin_sees_the_filtered_request():
 
 
 def _workflow(**booker_kwargs: Any):
-  classifier_model = _ScriptedModel(script=['CLASSIFIER-booking'] * 3)
-  booker_model = _ScriptedModel(script=list(booker_kwargs.pop('script')))
+  classifier_model = ScriptedLlm(strict=True, script=['CLASSIFIER-booking'] * 3)
+  booker_model = ScriptedLlm(
+      strict=True, script=list(booker_kwargs.pop('script'))
+  )
   classifier = LlmAgent(
       name='classifier', model=classifier_model, output_key='intent'
   )
@@ -384,7 +339,7 @@ async def _concierge_request(
 ) -> LlmRequest:
   """The request a `concierge` with `include_sources` builds after a history
   imported as one event per (author, part)."""
-  model = _ScriptedModel(script=['CONCIERGE-done'])
+  model = ScriptedLlm(strict=True, script=['CONCIERGE-done'])
   agent = LlmAgent(
       name='concierge', model=model, include_sources=include_sources
   )
@@ -404,7 +359,7 @@ async def _concierge_request(
         ),
     )
 
-  await _run_in(runner, session.id, 'USER-1 and rome?')
+  await run_turns(runner, 'USER-1 and rome?', session_id=session.id)
   return model.requests[0]
 
 
@@ -523,7 +478,9 @@ class TestValidation:
 
   @pytest.mark.asyncio
   async def test_a_string_assigned_later_fails_the_next_request(self):
-    agent = LlmAgent(name='agent', model=_ScriptedModel(script=['unused']))
+    agent = LlmAgent(
+        name='agent', model=ScriptedLlm(strict=True, script=['unused'])
+    )
     agent.include_sources = 'user'
 
     with pytest.raises(ValueError, match=r"include_sources=\['user'\]"):

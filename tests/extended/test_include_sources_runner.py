@@ -23,13 +23,13 @@ from __future__ import annotations
 import warnings
 
 from _pr_tests import include_sources
+from _scripted import ScriptedLlm
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.agents.loop_agent import LoopAgent
 from google.adk.agents.parallel_agent import ParallelAgent
 from google.genai import types
 import pytest
 
-_ScriptedModel = include_sources._ScriptedModel
 _text = include_sources._text
 _sequential = include_sources._sequential
 _run = include_sources._run
@@ -37,14 +37,15 @@ _run = include_sources._run
 
 @pytest.mark.asyncio
 async def test_llm_transfer_to_a_filtered_sub_agent():
-  coordinator_model = _ScriptedModel(
+  coordinator_model = ScriptedLlm(
+      strict=True,
       script=[
           types.FunctionCall(
               name='transfer_to_agent', args={'agent_name': 'booker'}
           )
-      ]
+      ],
   )
-  booker_model = _ScriptedModel(script=['BOOKER-1', 'BOOKER-2'])
+  booker_model = ScriptedLlm(strict=True, script=['BOOKER-1', 'BOOKER-2'])
   booker = LlmAgent(
       name='booker',
       model=booker_model,
@@ -67,14 +68,15 @@ async def test_llm_transfer_to_a_filtered_sub_agent():
 
 @pytest.mark.asyncio
 async def test_llm_transfer_without_filter_shows_the_transfer():
-  coordinator_model = _ScriptedModel(
+  coordinator_model = ScriptedLlm(
+      strict=True,
       script=[
           types.FunctionCall(
               name='transfer_to_agent', args={'agent_name': 'booker'}
           )
-      ]
+      ],
   )
-  booker_model = _ScriptedModel(script=['BOOKER-1'])
+  booker_model = ScriptedLlm(strict=True, script=['BOOKER-1'])
   booker = LlmAgent(name='booker', model=booker_model, description='Books.')
   coordinator = LlmAgent(
       name='coordinator', model=coordinator_model, sub_agents=[booker]
@@ -89,8 +91,8 @@ async def test_llm_transfer_without_filter_shows_the_transfer():
 
 @pytest.mark.asyncio
 async def test_loop_agent_sees_own_earlier_iterations_but_not_the_peer():
-  critic_model = _ScriptedModel(script=['CRITIC-1', 'CRITIC-2'])
-  writer_model = _ScriptedModel(script=['WRITER-1', 'WRITER-2'])
+  critic_model = ScriptedLlm(strict=True, script=['CRITIC-1', 'CRITIC-2'])
+  writer_model = ScriptedLlm(strict=True, script=['WRITER-1', 'WRITER-2'])
   critic = LlmAgent(name='critic', model=critic_model)
   writer = LlmAgent(
       name='writer', model=writer_model, include_sources=['user', 'self']
@@ -110,9 +112,9 @@ async def test_loop_agent_sees_own_earlier_iterations_but_not_the_peer():
 
 @pytest.mark.asyncio
 async def test_agent_after_parallel_branches_picks_one_branch():
-  north_model = _ScriptedModel(script=['NORTH-result'])
-  south_model = _ScriptedModel(script=['SOUTH-result'])
-  merger_model = _ScriptedModel(script=['MERGED'])
+  north_model = ScriptedLlm(strict=True, script=['NORTH-result'])
+  south_model = ScriptedLlm(strict=True, script=['SOUTH-result'])
+  merger_model = ScriptedLlm(strict=True, script=['MERGED'])
   with warnings.catch_warnings():
     warnings.simplefilter('ignore', DeprecationWarning)
     fan_out = ParallelAgent(

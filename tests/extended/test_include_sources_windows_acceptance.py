@@ -16,19 +16,18 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
 from typing import Any
 import warnings
 
+from _scripted import request_text
+from _scripted import run_turns
+from _scripted import ScriptedLlm
 from google.adk.agents import SourceWindow
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.agents.sequential_agent import SequentialAgent
-from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
-from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
 from google.genai import types
-from pydantic import Field
 import pytest
 
 warnings.filterwarnings('ignore', message=r'\[EXPERIMENTAL\]')
@@ -36,43 +35,29 @@ warnings.filterwarnings('ignore', message=r'\[EXPERIMENTAL\]')
 _TURNS = 10
 
 
-class _Model(BaseLlm):
-  model: str = 'scripted'
-  script: list[Any] = Field(default_factory=list)
-  requests: list[LlmRequest] = Field(default_factory=list)
-
-  async def generate_content_async(
-      self, llm_request: LlmRequest, stream: bool = False
-  ) -> AsyncGenerator[LlmResponse, None]:
-    self.requests.append(llm_request.model_copy(deep=True))
-    reply = self.script.pop(0)
-    part = (
-        types.Part(function_call=reply)
-        if isinstance(reply, types.FunctionCall)
-        else types.Part(text=reply)
-    )
-    yield LlmResponse(content=types.Content(role='model', parts=[part]))
-
-
 def search(query: str) -> dict[str, str]:
   """Searches the web."""
   return {'hits': f'HITS-FOR-{query}'}
 
 
-def _tree(**writer_kwargs: Any) -> tuple[Any, list[_Model]]:
-  planner_model = _Model(script=[f'PLAN-{n}' for n in range(1, _TURNS + 1)])
+def _tree(**writer_kwargs: Any) -> tuple[Any, list[ScriptedLlm]]:
+  planner_model = ScriptedLlm(
+      strict=True, script=[f'PLAN-{n}' for n in range(1, _TURNS + 1)]
+  )
   researcher_script: list[Any] = []
   for n in range(1, _TURNS + 1):
     researcher_script += [
         types.FunctionCall(name='search', args={'query': f'q{n}'}),
         f'FINDING-{n}',
     ]
-  writer_model = _Model(script=[f'DRAFT-{n}' for n in range(1, _TURNS + 1)])
+  writer_model = ScriptedLlm(
+      strict=True, script=[f'DRAFT-{n}' for n in range(1, _TURNS + 1)]
+  )
   agents = [
       LlmAgent(name='planner', model=planner_model),
       LlmAgent(
           name='researcher',
-          model=_Model(script=researcher_script),
+          model=ScriptedLlm(strict=True, script=researcher_script),
           tools=[search],
       ),
       LlmAgent(name='writer', model=writer_model, **writer_kwargs),
@@ -88,26 +73,8 @@ def _sequence(agents: list[Any]) -> SequentialAgent:
 
 async def _run(root: Any, turns: int = _TURNS) -> None:
   runner = InMemoryRunner(agent=root, app_name='app')
-  session = await runner.session_service.create_session(
-      app_name='app', user_id='u'
-  )
-  for n in range(1, turns + 1):
-    async for _ in runner.run_async(
-        user_id='u',
-        session_id=session.id,
-        new_message=types.Content(
-            role='user', parts=[types.Part(text=f'USER-{n}')]
-        ),
-    ):
-      pass
-
-
-def _text(request: LlmRequest) -> str:
-  return '\n'.join(
-      part.text
-      for content in request.contents
-      for part in content.parts or ()
-      if part.text
+  await run_turns(
+      runner, *(f'USER-{n}' for n in range(1, turns + 1)), user_id='u'
   )
 
 
@@ -132,7 +99,7 @@ def _assert_every_call_answered(request: LlmRequest) -> None:
         assert pending, 'a response without its call'
         pending -= 1
   assert pending == 0, 'a call without its response'
-  text = _text(request)
+  text = request_text(request)
   assert text.count('called tool') == text.count('tool returned'), text
 
 
@@ -148,7 +115,7 @@ async def test_writer_request_after_ten_turns():
   agents, models = _tree(include_sources=_WINDOWS)
   await _run(_sequence(agents))
   writer_request = models[2].requests[-1]
-  text = _text(writer_request)
+  text = request_text(writer_request)
   assert 'USER-1' in text and f'USER-{_TURNS}' in text
   assert all(f'USER-{n}\n' not in text for n in range(2, _TURNS))
   assert f'PLAN-{_TURNS}' in text
@@ -176,16 +143,17 @@ async def test_writer_request_after_ten_turns():
 @pytest.mark.asyncio
 async def test_everyone_but_the_researcher_admits_a_peer_added_later():
   agents, _ = _tree()
-  reviewer_model = _Model(script=['REVIEW-1', 'REVIEW-2'])
+  reviewer_model = ScriptedLlm(strict=True, script=['REVIEW-1', 'REVIEW-2'])
   reviewer = LlmAgent(
       name='reviewer', model=reviewer_model, exclude_sources=['researcher']
   )
   fact_checker = LlmAgent(
-      name='fact_checker', model=_Model(script=['CHECKED-1', 'CHECKED-2'])
+      name='fact_checker',
+      model=ScriptedLlm(strict=True, script=['CHECKED-1', 'CHECKED-2']),
   )
   # The fact checker is added to the tree after the reviewer was written.
   await _run(_sequence([*agents, fact_checker, reviewer]), turns=2)
-  text = _text(reviewer_model.requests[-1])
+  text = request_text(reviewer_model.requests[-1])
   assert 'CHECKED-1' in text and 'CHECKED-2' in text
   assert 'PLAN-2' in text and 'DRAFT-2' in text and 'USER-2' in text
   assert 'FINDING' not in text and 'HITS' not in text

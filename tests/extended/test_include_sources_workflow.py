@@ -25,6 +25,8 @@ from __future__ import annotations
 from typing import Any
 
 from _pr_tests import include_sources
+from _scripted import run_turns
+from _scripted import ScriptedLlm
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.events.event import Event
 from google.adk.runners import InMemoryRunner
@@ -35,7 +37,6 @@ from google.adk.workflow import Workflow
 from google.genai import types
 import pytest
 
-_ScriptedModel = include_sources._ScriptedModel
 _text = include_sources._text
 _sequential = include_sources._sequential
 _run = include_sources._run
@@ -45,8 +46,9 @@ _TURNS = ('USER-1 table for two', 'USER-2 make it three')
 
 
 def _agent(name: str, replies: int = 2, **kwargs: Any) -> LlmAgent:
-  model = _ScriptedModel(
-      script=[f'{name.upper()}-{turn}' for turn in range(1, replies + 1)]
+  model = ScriptedLlm(
+      strict=True,
+      script=[f'{name.upper()}-{turn}' for turn in range(1, replies + 1)],
   )
   return LlmAgent(name=name, model=model, **kwargs)
 
@@ -177,7 +179,7 @@ async def test_join_input_belongs_to_the_join_and_branches_to_their_nodes():
 async def test_task_mode_node_always_receives_its_task():
   async def requests(**tasker_kwargs: Any) -> list[str]:
     finish = types.FunctionCall(name='finish_task', args={'result': 'DONE'})
-    model = _ScriptedModel(script=[finish, finish])
+    model = ScriptedLlm(strict=True, script=[finish, finish])
     tasker = LlmAgent(name='tasker', model=model, mode='task', **tasker_kwargs)
     flow = Workflow(name='flow', edges=[(START, _agent('classifier'), tasker)])
     await _run(flow, *_TURNS)
@@ -226,7 +228,7 @@ async def test_the_session_keeps_every_event_whatever_the_node_sees():
     session = await runner.session_service.create_session(
         app_name='test_app', user_id='user'
     )
-    await include_sources._run_in(runner, session.id, *_TURNS)
+    await run_turns(runner, *_TURNS, session_id=session.id)
     session = await runner.session_service.get_session(
         app_name='test_app', user_id='user', session_id=session.id
     )
@@ -251,7 +253,9 @@ async def test_node_after_a_nested_workflow_gets_the_workflows_output():
 
   async def requests(**editor_kwargs: Any) -> list[str]:
     editor = _agent('editor', **editor_kwargs)
+    # The drafter answers anew in each run.
     drafter.model.script[:] = ['DRAFTER-1', 'DRAFTER-2']
+    drafter.model.requests.clear()
     await _run(Workflow(name='outer', edges=[(START, inner, editor)]), *_TURNS)
     return _texts(editor)
 
@@ -282,7 +286,9 @@ async def test_workflow_node_input_from_a_listed_node_is_seen_once():
 
 @pytest.mark.asyncio
 async def test_workflow_input_from_start_is_the_user_message_once():
-  model = _ScriptedModel(script=['CONCIERGE-done-1', 'CONCIERGE-done-2'])
+  model = ScriptedLlm(
+      strict=True, script=['CONCIERGE-done-1', 'CONCIERGE-done-2']
+  )
   concierge = LlmAgent(
       name='concierge', model=model, include_sources=['user', 'self']
   )
@@ -302,7 +308,9 @@ async def test_workflow_input_from_start_is_the_user_message_once():
 
 @pytest.mark.asyncio
 async def test_dynamic_node_input_belongs_to_the_node_that_ran_it():
-  helper_model = _ScriptedModel(script=['HELPER-done-1', 'HELPER-done-2'])
+  helper_model = ScriptedLlm(
+      strict=True, script=['HELPER-done-1', 'HELPER-done-2']
+  )
   helper = LlmAgent(
       name='helper',
       model=helper_model,

@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from _pr_tests import visibility_filter
+from _scripted import run_turns
 from google.adk.agents.run_config import RunConfig
 from google.adk.agents.sequential_agent import SequentialAgent
 from google.adk.events.event import Event
@@ -70,17 +71,10 @@ async def test_none_with_user_source_gives_exactly_the_current_message():
       ],
   )
   runner = InMemoryRunner(agent=pipeline, app_name='transforms')
-  session = await runner.session_service.create_session(
-      app_name='transforms', user_id='u'
-  )
 
-  for message in ('a table for two', 'make it three at 8pm'):
-    async for _ in runner.run_async(
-        user_id='u',
-        session_id=session.id,
-        new_message=types.UserContent(parts=[types.Part(text=message)]),
-    ):
-      pass
+  await run_turns(
+      runner, 'a table for two', 'make it three at 8pm', user_id='u'
+  )
 
   # Turn 2: not turn 1, not the greeter's reply earlier in this invocation,
   # not the extractor's own earlier answer; the current message only.

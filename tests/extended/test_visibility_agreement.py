@@ -29,6 +29,7 @@ import warnings
 
 from _pr_tests import inference
 from _pr_tests import workflow_visibility
+from _scripted import run_turns
 from google.adk.agents.loop_agent import LoopAgent
 from google.adk.agents.parallel_agent import ParallelAgent
 from google.adk.agents.visibility import effective_visibility
@@ -38,7 +39,6 @@ from google.adk.runners import InMemoryRunner
 from google.adk.tools.exit_loop_tool import exit_loop
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
-from google.genai import types
 import pytest
 
 pytestmark = inference.pytestmark
@@ -157,18 +157,10 @@ async def _flags(root: Any) -> dict[str, set[bool]]:
     runner = InMemoryRunner(node=root, app_name='agreement')
   else:
     runner = InMemoryRunner(agent=root, app_name='agreement')
-  session = await runner.session_service.create_session(
-      app_name='agreement', user_id='u'
-  )
   flags: dict[str, set[bool]] = {}
-  for text in _TURNS:
-    async for event in runner.run_async(
-        user_id='u',
-        session_id=session.id,
-        new_message=types.UserContent(parts=[types.Part(text=text)]),
-    ):
-      if event.author != 'user' and event.content is not None:
-        flags.setdefault(event.author, set()).add(event.is_user_facing)
+  for event in await run_turns(runner, *_TURNS, user_id='u'):
+    if event.author != 'user' and event.content is not None:
+      flags.setdefault(event.author, set()).add(event.is_user_facing)
   return flags
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from _pr_tests import visibility_filter
+from _scripted import run_turns
 from google.adk.agents.loop_agent import LoopAgent
 from google.adk.agents.run_config import RunConfig
 from google.adk.agents.sequential_agent import SequentialAgent
@@ -244,15 +245,13 @@ async def _run_resumable(root: Any, run_config: RunConfig) -> tuple[Any, Any]:
   session = await runner.session_service.create_session(
       app_name='filter_app', user_id=_USER_ID
   )
-  events = [
-      event
-      async for event in runner.run_async(
-          user_id=_USER_ID,
-          session_id=session.id,
-          new_message=types.UserContent(parts=[types.Part(text='book a trip')]),
-          run_config=run_config,
-      )
-  ]
+  events = await run_turns(
+      runner,
+      'book a trip',
+      user_id=_USER_ID,
+      session_id=session.id,
+      run_config=run_config,
+  )
   stored = await runner.session_service.get_session(
       app_name='filter_app', user_id=_USER_ID, session_id=session.id
   )
@@ -368,15 +367,14 @@ async def test_a_task_agents_questions_over_turns_reload_as_they_were_shown():
   session = await runner.session_service.create_session(
       app_name='filter_app', user_id=_USER_ID
   )
-  live = []
-  for text in ('book a table', 'tomorrow'):
-    async for event in runner.run_async(
-        user_id=_USER_ID,
-        session_id=session.id,
-        new_message=types.UserContent(parts=[types.Part(text=text)]),
-        run_config=RunConfig(visibility_mode='filter'),
-    ):
-      live.append(event)
+  live = await run_turns(
+      runner,
+      'book a table',
+      'tomorrow',
+      user_id=_USER_ID,
+      session_id=session.id,
+      run_config=RunConfig(visibility_mode='filter'),
+  )
   stored = await runner.session_service.get_session(
       app_name='filter_app', user_id=_USER_ID, session_id=session.id
   )

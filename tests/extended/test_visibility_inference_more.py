@@ -30,6 +30,7 @@ from unittest import mock
 
 from _pr_tests import inference
 from _pr_tests import workflow_visibility
+from _scripted import run_turns
 from google.adk.agents.base_agent import BaseAgent
 from google.adk.agents.context import Context
 from google.adk.agents.invocation_context import InvocationContext
@@ -39,7 +40,6 @@ from google.adk.agents.parallel_agent import ParallelAgent
 from google.adk.events.event import Event
 from google.adk.plugins.base_plugin import BasePlugin
 from google.adk.runners import InMemoryRunner
-from google.adk.runners import Runner
 from google.adk.tools.agent_tool import AgentTool
 from google.adk.tools.exit_loop_tool import exit_loop
 from google.adk.tools.long_running_tool import LongRunningFunctionTool
@@ -574,18 +574,8 @@ async def test_a_duck_typed_agent_runs_as_without_visibility():
 
   agent.run_async = run_async
   runner = InMemoryRunner(agent=agent, app_name='test_app')
-  session = await runner.session_service.create_session(
-      app_name='test_app', user_id='user'
-  )
 
-  events = [
-      event
-      async for event in runner.run_async(
-          user_id='user',
-          session_id=session.id,
-          new_message=types.Content(role='user', parts=[types.Part(text='x')]),
-      )
-  ]
+  events = await run_turns(runner, 'x')
 
   assert [(e.author, e.visibility, e.is_user_facing) for e in events] == [
       ('double', None, True)
@@ -638,16 +628,8 @@ async def test_flag_is_set_before_plugins_and_persistence():
       app_name='visibility_app',
       plugins=[recorder],
   )
-  session = await runner.session_service.create_session(
-      app_name=runner.app_name, user_id=_USER_ID
-  )
 
-  async for _ in runner.run_async(
-      user_id=_USER_ID,
-      session_id=session.id,
-      new_message=types.UserContent(parts=[types.Part(text='go')]),
-  ):
-    pass
+  await run_turns(runner, 'go', user_id=_USER_ID)
 
   assert recorder.seen == [('draft', False, False), ('final', True, False)]
 

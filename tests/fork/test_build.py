@@ -195,7 +195,7 @@ def test_dev_ui_edit_that_no_longer_applies_stops_the_build(
 
   with pytest.raises(ForkBuildError, match=message) as raised:
     tree.build_tree(_load(repo_copy))
-  assert 'event-row-internal-class' in str(raised.value)
+  assert 'event-row-classes' in str(raised.value)
 
 
 def test_dev_ui_edits_may_only_touch_the_dev_ui(repo_copy):

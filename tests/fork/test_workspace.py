@@ -211,6 +211,7 @@ def test_stacked_pr_applies_on_top_of_the_pr_it_depends_on(repo_copy, tmp_path):
           'event-visibility-storage',
           'event-visibility-graphs',
           'event-visibility',
+          'did-you-mean',
           'tool-visibility',
           'visibility-filter',
       )

@@ -26,50 +26,29 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from collections.abc import AsyncGenerator
 import json
 import logging
+from pathlib import Path
 import re
+import sys
 from typing import Any
 import warnings
 
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.agents.run_config import RunConfig
-from google.adk.models.base_llm import BaseLlm
-from google.adk.models.llm_request import LlmRequest
-from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
 from google.adk.tools.agent_tool import AgentTool
 from google.adk.tools.long_running_tool import LongRunningFunctionTool
 from google.genai import types
-from pydantic import Field
+
+# The shared scripted model is in tests/, which a script run by another
+# interpreter does not have on sys.path.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _scripted import call  # pylint: disable=g-import-not-at-top,wrong-import-position
+from _scripted import ScriptedLlm  # pylint: disable=g-import-not-at-top,wrong-import-position
 
 _TURNS = ('USER-1 where do quokkas live?', 'USER-2 and wombats?')
 _ID = re.compile(r'adk-[0-9a-f-]{36}')
-
-
-class _Recorder(BaseLlm):
-  """Plays its script by the number of replies so far; records requests."""
-
-  model: str = 'recorder'
-  script: list[types.Part]
-  requests: list[dict[str, Any]] = Field(default_factory=list)
-
-  async def generate_content_async(
-      self, llm_request: LlmRequest, stream: bool = False
-  ) -> AsyncGenerator[LlmResponse, None]:
-    self.requests.append(
-        llm_request.model_dump(
-            mode='json', exclude_none=True, exclude={'live_connect_config'}
-        )
-    )
-    replies = sum(1 for c in llm_request.contents if c.role == 'model')
-    part = self.script[replies % len(self.script)]
-    yield LlmResponse(content=types.ModelContent(parts=[part]))
-
-
-def _call(name: str, **args: Any) -> types.Part:
-  return types.Part(function_call=types.FunctionCall(name=name, args=args))
 
 
 def search(query: str) -> dict[str, Any]:
@@ -87,17 +66,28 @@ def ask_user_to_confirm(question: str) -> None:
   del question
 
 
+def _dumped(model: ScriptedLlm) -> list[dict[str, Any]]:
+  return [
+      request.model_dump(
+          mode='json', exclude_none=True, exclude={'live_connect_config'}
+      )
+      for request in model.requests
+  ]
+
+
 async def _main(nested_progress: str | None) -> dict[str, Any]:
-  researcher_model = _Recorder(
-      script=[_call('search', query='habitat'), types.Part(text='RESEARCHED')]
+  researcher_model = ScriptedLlm(
+      per_turn=True,
+      script=[call('search', query='habitat'), types.Part(text='RESEARCHED')],
   )
-  assistant_model = _Recorder(
+  assistant_model = ScriptedLlm(
+      per_turn=True,
       script=[
-          _call('researcher', request='habitat?'),
-          _call('lookup_account', user='u1'),
-          _call('ask_user_to_confirm', question='Book?'),
+          call('researcher', request='habitat?'),
+          call('lookup_account', user='u1'),
+          call('ask_user_to_confirm', question='Book?'),
           types.Part(text='ASSISTANT-ANSWER'),
-      ]
+      ],
   )
   researcher = LlmAgent(
       name='researcher',
@@ -133,9 +123,9 @@ async def _main(nested_progress: str | None) -> dict[str, Any]:
         run_config=run_config,
     ):
       progress += 'adk_progress' in (event.custom_metadata or {})
-      for call in event.get_function_calls():
-        if call.name == 'ask_user_to_confirm':
-          asked = call
+      for function_call in event.get_function_calls():
+        if function_call.name == 'ask_user_to_confirm':
+          asked = function_call
     assert asked is not None
     answer = types.UserContent(
         parts=[
@@ -155,8 +145,8 @@ async def _main(nested_progress: str | None) -> dict[str, Any]:
       pass
   recorded = {
       'progress_events': progress,
-      'assistant': assistant_model.requests,
-      'researcher': researcher_model.requests,
+      'assistant': _dumped(assistant_model),
+      'researcher': _dumped(researcher_model),
   }
   ids: dict[str, str] = {}
   text = _ID.sub(

@@ -27,7 +27,6 @@ Variants: ``as_written``; ``no_sources`` (the argument taken out);
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator
 import json
 import logging
 from pathlib import Path
@@ -37,12 +36,15 @@ from typing import Any
 import warnings
 
 from google.adk.agents.llm_agent import LlmAgent
-from google.adk.models.base_llm import BaseLlm
-from google.adk.models.llm_request import LlmRequest
-from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
 from google.genai import types
-from pydantic import Field
+
+# The shared scripted model is in tests/, which a script run by another
+# interpreter does not have on sys.path.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _scripted import contents_json  # pylint: disable=g-import-not-at-top,wrong-import-position
+from _scripted import run_turns  # pylint: disable=g-import-not-at-top,wrong-import-position
+from _scripted import ScriptedLlm  # pylint: disable=g-import-not-at-top,wrong-import-position
 
 _README = Path(__file__).resolve().parents[2] / 'README.md'
 _TURNS = (
@@ -81,27 +83,6 @@ _SCRIPTS: dict[str, dict[int, Any]] = {
 }
 
 
-class _Scripted(BaseLlm):
-  """Answers from its agent's script; records each request's contents."""
-
-  model: str = 'scripted'
-  agent_name: str = ''
-  requests: list[list[dict[str, Any]]] = Field(default_factory=list)
-
-  async def generate_content_async(
-      self, llm_request: LlmRequest, stream: bool = False
-  ) -> AsyncGenerator[LlmResponse, None]:
-    del stream
-    self.requests.append([
-        content.model_dump(mode='json', exclude_none=True)
-        for content in llm_request.contents
-    ])
-    answer = _SCRIPTS[self.agent_name][len(self.requests)]
-    if isinstance(answer, str):
-      answer = types.Content(role='model', parts=[types.Part(text=answer)])
-    yield LlmResponse(content=answer)
-
-
 def _readme_block() -> str:
   text = _README.read_text(encoding='utf-8')
   why = text.index('## Why')
@@ -109,7 +90,7 @@ def _readme_block() -> str:
   return text[start : text.index('```', start)]
 
 
-def _build(variant: str) -> tuple[LlmAgent, _Scripted]:
+def _build(variant: str) -> tuple[LlmAgent, ScriptedLlm]:
   code = _readme_block()
   if variant != 'as_written':
     code, count = _SOURCES_ARGUMENT.subn('', code)
@@ -119,7 +100,10 @@ def _build(variant: str) -> tuple[LlmAgent, _Scripted]:
   root = namespace['root_agent']
   models = {}
   for agent in (root, *root.sub_agents):
-    models[agent.name] = _Scripted(agent_name=agent.name)
+    script = _SCRIPTS[agent.name]
+    models[agent.name] = ScriptedLlm(
+        strict=True, script=[script[n] for n in sorted(script)]
+    )
     agent.model = models[agent.name]
   if variant == 'none':
     namespace['booker'].include_contents = 'none'
@@ -129,17 +113,8 @@ def _build(variant: str) -> tuple[LlmAgent, _Scripted]:
 async def _run(variant: str) -> list[list[dict[str, Any]]]:
   root, booker_model = _build(variant)
   runner = InMemoryRunner(agent=root, app_name='readme')
-  session = await runner.session_service.create_session(
-      app_name='readme', user_id='u'
-  )
-  for turn in _TURNS:
-    async for _ in runner.run_async(
-        user_id='u',
-        session_id=session.id,
-        new_message=types.Content(role='user', parts=[types.Part(text=turn)]),
-    ):
-      pass
-  return booker_model.requests
+  await run_turns(runner, *_TURNS, user_id='u')
+  return [contents_json(request) for request in booker_model.requests]
 
 
 def main() -> None:

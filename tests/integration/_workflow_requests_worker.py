@@ -23,53 +23,37 @@ print the same JSON when the fork leaves apps that do not set
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncGenerator
 import json
 import logging
+from pathlib import Path
+import sys
 from typing import Any
 import warnings
 
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.events.event import Event
-from google.adk.models.base_llm import BaseLlm
-from google.adk.models.llm_request import LlmRequest
-from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
 from google.adk.workflow import FunctionNode
 from google.adk.workflow import JoinNode
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
-from google.genai import types
-from pydantic import Field
+
+# The shared scripted model is in tests/, which a script run by another
+# interpreter does not have on sys.path.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _scripted import contents_json  # pylint: disable=g-import-not-at-top,wrong-import-position
+from _scripted import run_turns  # pylint: disable=g-import-not-at-top,wrong-import-position
+from _scripted import ScriptedLlm  # pylint: disable=g-import-not-at-top,wrong-import-position
 
 _TURNS = ('USER-1 a table for two', 'USER-2 make it three')
 
 
-class _Recorder(BaseLlm):
-  """Answers with its name and the call count; records each request."""
-
-  model: str = 'recorder'
-  label: str = ''
-  requests: list[dict[str, Any]] = Field(default_factory=list)
-
-  async def generate_content_async(
-      self, llm_request: LlmRequest, stream: bool = False
-  ) -> AsyncGenerator[LlmResponse, None]:
-    self.requests.append({
-        'contents': [
-            content.model_dump(mode='json', exclude_none=True)
-            for content in llm_request.contents
-        ],
-        'system_instruction': llm_request.config.system_instruction,
-    })
-    text = f'{self.label}-{len(self.requests)}'
-    yield LlmResponse(
-        content=types.Content(role='model', parts=[types.Part(text=text)])
-    )
-
-
-def _agent(name: str, models: dict[str, _Recorder], **kwargs: Any) -> LlmAgent:
-  models[name] = _Recorder(label=name.upper())
+def _agent(
+    name: str, models: dict[str, ScriptedLlm], **kwargs: Any
+) -> LlmAgent:
+  # Answers with its name and the call count.
+  label = name.upper()
+  models[name] = ScriptedLlm(script=[f'{label}-{n}' for n in range(1, 9)])
   return LlmAgent(name=name, model=models[name], **kwargs)
 
 
@@ -150,19 +134,20 @@ def _shapes() -> dict[str, Any]:
 
 
 async def _run(build: Any) -> dict[str, Any]:
-  models: dict[str, _Recorder] = {}
+  models: dict[str, ScriptedLlm] = {}
   runner = InMemoryRunner(node=build(models), app_name='parity')
-  session = await runner.session_service.create_session(
-      app_name='parity', user_id='user'
-  )
-  for turn in _TURNS:
-    async for _ in runner.run_async(
-        user_id='user',
-        session_id=session.id,
-        new_message=types.Content(role='user', parts=[types.Part(text=turn)]),
-    ):
-      pass
-  return {name: model.requests for name, model in sorted(models.items())}
+  await run_turns(runner, *_TURNS)
+  return {name: _recorded(model) for name, model in sorted(models.items())}
+
+
+def _recorded(model: ScriptedLlm) -> list[dict[str, Any]]:
+  return [
+      {
+          'contents': contents_json(request),
+          'system_instruction': request.config.system_instruction,
+      }
+      for request in model.requests
+  ]
 
 
 async def _main() -> None:

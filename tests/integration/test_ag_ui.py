@@ -24,6 +24,7 @@ import subprocess
 import sys
 from typing import Any
 
+from _scripted import ScriptedLlm
 from ag_ui_adk import add_adk_fastapi_endpoint
 from ag_ui_adk import ADKAgent
 from fastapi import FastAPI
@@ -37,7 +38,6 @@ from google.adk.integrations.ag_ui_user_view import add_user_view_fastapi_endpoi
 from google.adk.integrations.ag_ui_user_view import UserViewADKAgent
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_request import LlmRequest
-from google.adk.models.llm_response import LlmResponse
 from google.adk.sessions.in_memory_session_service import InMemorySessionService
 from google.adk.sessions.session import Session
 from google.adk.tools.agent_tool import AgentTool
@@ -68,20 +68,6 @@ _TIER = 'tier-platinum-0932'
 _INTERNAL = (_LABEL, _GUEST, _TIER)
 
 
-class _ScriptedLlm(BaseLlm):
-  """Answers with ``reply(request)``; streamed, text comes first as a chunk."""
-
-  model: str = 'scripted'
-  reply: Callable[[LlmRequest], types.Part]
-
-  async def generate_content_async(self, llm_request, stream=False):
-    part = self.reply(llm_request)
-    content = types.ModelContent(parts=[part])
-    if stream and part.text:
-      yield LlmResponse(content=content, partial=True)
-    yield LlmResponse(content=content)
-
-
 def look_up_guest(guest_id: str) -> dict[str, str]:
   """Looks up a returning guest."""
   del guest_id  # Every guest is the same one here.
@@ -109,7 +95,7 @@ def _booker_reply(llm_request: LlmRequest) -> types.Part:
 def _agents() -> tuple[LlmAgent, LlmAgent]:
   classifier = LlmAgent(
       name='classifier',
-      model=_ScriptedLlm(reply=_classifier_reply),
+      model=ScriptedLlm(script=[_classifier_reply]),
       instruction='Look the guest up, then answer "booking" or "info".',
       tools=[look_up_guest],
       # A plain key: stored in the session, kept from the client by the
@@ -118,7 +104,7 @@ def _agents() -> tuple[LlmAgent, LlmAgent]:
   )
   booker = LlmAgent(
       name='booker',
-      model=_ScriptedLlm(reply=_booker_reply),
+      model=ScriptedLlm(script=[_booker_reply]),
       instruction='The request is about {intent}. Help the user.',
       include_sources=['user', 'self'],
   )
@@ -504,12 +490,12 @@ def _desk_reply(llm_request: LlmRequest) -> types.Part:
 async def test_adapter_keeps_an_agent_tools_state_from_the_client():
   researcher = LlmAgent(
       name='researcher',
-      model=_ScriptedLlm(reply=lambda _: types.Part(text=_FOUND)),
+      model=ScriptedLlm(script=[lambda _: types.Part(text=_FOUND)]),
       output_key='found',
   )
   desk = LlmAgent(
       name='desk',
-      model=_ScriptedLlm(reply=_desk_reply),
+      model=ScriptedLlm(script=[_desk_reply]),
       tools=[AgentTool(agent=researcher)],
   )
   service = InMemorySessionService()
@@ -561,14 +547,14 @@ def _research_desk() -> LlmAgent:
   researcher_tool = AgentTool(
       agent=LlmAgent(
           name='researcher',
-          model=_ScriptedLlm(reply=researcher_reply),
+          model=ScriptedLlm(script=[researcher_reply]),
           tools=[search_tool],
       )
   )
   researcher_tool.user_visibility = 'full'
   return LlmAgent(
       name='desk',
-      model=_ScriptedLlm(reply=_desk_reply),
+      model=ScriptedLlm(script=[_desk_reply]),
       tools=[researcher_tool],
   )
 
@@ -679,11 +665,11 @@ async def test_adapter_sends_a_single_turn_sub_agents_run_as_a_sub_agent():
       name='checker',
       description='Checks dates.',
       mode='single_turn',
-      model=_ScriptedLlm(reply=checker_reply),
+      model=ScriptedLlm(script=[checker_reply]),
       tools=[check_dates],
   )
   desk = LlmAgent(
-      name='desk', model=_ScriptedLlm(reply=desk_reply), sub_agents=[checker]
+      name='desk', model=ScriptedLlm(script=[desk_reply]), sub_agents=[checker]
   )
   agent = UserViewADKAgent(
       adk_agent=desk,
@@ -772,7 +758,7 @@ async def test_nodes_run_with_run_node_arrive_as_sub_agent_runs():
 
   writer = LlmAgent(
       name='headline_writer',
-      model=_ScriptedLlm(reply=lambda request: types.Part(text='HEADLINE-7')),
+      model=ScriptedLlm(script=[lambda request: types.Part(text='HEADLINE-7')]),
   )
 
   @node(rerun_on_resume=True)
@@ -820,7 +806,7 @@ class _RaisingLlm(BaseLlm):
 async def test_a_failed_agent_tools_run_reads_back_as_the_live_stream_drew_it():
   desk = LlmAgent(
       name='desk',
-      model=_ScriptedLlm(reply=_desk_reply),
+      model=ScriptedLlm(script=[_desk_reply]),
       tools=[AgentTool(agent=LlmAgent(name='researcher', model=_RaisingLlm()))],
   )
   agent = UserViewADKAgent(

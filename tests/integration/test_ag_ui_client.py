@@ -29,9 +29,10 @@ import subprocess
 import threading
 import time
 from typing import Any
-from typing import AsyncGenerator
 
 from _adk_process import free_port
+from _scripted import call
+from _scripted import ScriptedLlm
 from fastapi import FastAPI
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.agents.run_config import RunConfig
@@ -40,9 +41,6 @@ from google.adk.apps.app import App
 from google.adk.apps.app import ResumabilityConfig
 from google.adk.integrations.ag_ui_user_view import add_user_view_fastapi_endpoint
 from google.adk.integrations.ag_ui_user_view import UserViewADKAgent
-from google.adk.models.base_llm import BaseLlm
-from google.adk.models.llm_request import LlmRequest
-from google.adk.models.llm_response import LlmResponse
 from google.adk.sessions.in_memory_session_service import InMemorySessionService
 from google.adk.tools.agent_tool import AgentTool
 from google.adk.tools.function_tool import FunctionTool
@@ -63,40 +61,6 @@ _TIER = 'gold-tier-7731'
 _AUDIT = 'audit'
 _SEARCH_SECONDS = 0.6
 """How long the search takes: the client must hear of it meanwhile."""
-
-
-class _ScriptedLlm(BaseLlm):
-  """Answers the n-th request of a turn with ``script[n]``; records requests."""
-
-  model: str = 'scripted'
-  script: list[types.Part]
-  requests: list[str] = []
-
-  async def generate_content_async(
-      self, llm_request: LlmRequest, stream: bool = False
-  ) -> AsyncGenerator[LlmResponse, None]:
-    self.requests.append(llm_request.model_dump_json())
-    contents = llm_request.contents
-    typed = max(
-        (
-            i
-            for i, content in enumerate(contents)
-            if content.role == 'user'
-            and any(p.text for p in content.parts or [])
-        ),
-        default=0,
-    )
-    replies = sum(1 for c in contents[typed:] if c.role == 'model')
-    # A copy: the runtime gives a call its id on the part it receives.
-    part = self.script[min(replies, len(self.script) - 1)].model_copy(deep=True)
-    content = types.ModelContent(parts=[part])
-    if stream and part.text:
-      yield LlmResponse(content=content, partial=True)
-    yield LlmResponse(content=content)
-
-
-def _call(name: str, **args: Any) -> types.Part:
-  return types.Part(function_call=types.FunctionCall(name=name, args=args))
 
 
 async def search(query: str) -> dict[str, Any]:
@@ -120,10 +84,10 @@ def ask_user_to_confirm(question: str) -> None:
   del question
 
 
-def _assistant() -> tuple[LlmAgent, list[_ScriptedLlm]]:
-  researcher_model = _ScriptedLlm(
-      script=[_call('search', query='habitat'), types.Part(text=_FOUND)],
-      requests=[],
+def _assistant() -> tuple[LlmAgent, list[ScriptedLlm]]:
+  researcher_model = ScriptedLlm(
+      per_turn=True,
+      script=[call('search', query='habitat'), types.Part(text=_FOUND)],
   )
   researcher = LlmAgent(
       name='researcher',
@@ -135,15 +99,15 @@ def _assistant() -> tuple[LlmAgent, list[_ScriptedLlm]]:
   account.user_visibility = 'minimal'
   audit_tool = FunctionTool(audit)
   audit_tool.user_visibility = 'hidden'
-  assistant_model = _ScriptedLlm(
+  assistant_model = ScriptedLlm(
+      per_turn=True,
       script=[
-          _call('researcher', request='Where do they live?'),
-          _call('lookup_account', user='u1'),
-          _call('audit', note='researched'),
-          _call('ask_user_to_confirm', question='Book the ferry?'),
+          call('researcher', request='Where do they live?'),
+          call('lookup_account', user='u1'),
+          call('audit', note='researched'),
+          call('ask_user_to_confirm', question='Book the ferry?'),
           types.Part(text=_ANSWER),
       ],
-      requests=[],
   )
   assistant = LlmAgent(
       name='assistant',

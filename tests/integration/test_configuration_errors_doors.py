@@ -268,6 +268,20 @@ def test_adk_web_shows_the_message_where_the_user_looks(agents_dir, tmp_path):
         # message, not a silent chat.
         page.get_by_text(_EXPECTED[app]).first.wait_for()
         assert 'Traceback' not in page.inner_text('body')
+        # The run stored nothing, so the chat marks the message not sent.
+        typed = page.locator('app-event-row.user', has_text='write the report')
+        not_sent = page.locator('app-event-row.adk-not-sent')
+        not_sent.wait_for()
+        assert typed.count() == not_sent.count() == 1
+        assert 'not sent' in not_sent.evaluate("""row => getComputedStyle(
+                row.querySelector('.message-content'), '::after').content""")
+        if app == 'tool_level_typo':
+          page.screenshot(path=str(tmp_path / 'not-sent.png'))
+          # The session holds no message: a reload draws none.
+          page.reload()
+          page.locator('textarea').first.wait_for()
+          notice.get_by_text(_EXPECTED[app]).wait_for()
+          assert typed.count() == 0
       # An app that runs but has a finding shows it, with its fix.
       _open_app(page, base_url, 'sources_typo')
       notice = page.locator('#adk-app-findings')

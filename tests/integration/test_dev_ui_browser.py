@@ -15,12 +15,14 @@ Playwright. It checks what a person looking at the page sees:
   function) takes no row in the chat, and stays in the event list; a
   collapsed internal row keeps its tool call and response chips;
 - the preview numbers the rows it shows 1, 2, 3, ... (upstream's numbers count
-  the rows it hides);
+  the rows it hides), and so does the side panel's "Event N of N", which says
+  when the event it steps to is not shown;
 - with a Material Symbols font installed, the icons use it, without a request;
 - in the preview, a turn of ``_assistant_app`` (an ``AgentTool`` researcher,
   a minimal, a hidden and a client tool) is one assistant bubble in the
   messages panel with the tool cards inside and nothing of the hidden tool,
-  the researcher's work shows live while it runs, and a reload draws the same.
+  the researcher's work shows live while it runs, and a reload draws the same;
+  that live progress is not counted among the session's events.
 
 Screenshots go to ``build/dev-ui-screenshots/`` (or ``$ADK_SCREENSHOT_DIR``).
 Without Chromium or Playwright the tests skip, except under CI (``CI`` set),
@@ -205,6 +207,56 @@ def _upstream_numbers(page) -> list[str]:
               .textContent.trim())""")
 
 
+def _side_panel_count(page) -> str:
+  """The side panel's "Event N of N" as drawn (its accessibility text).
+
+  In the preview the label is drawn with CSS from an attribute, and
+  upstream's text, hidden, stays in the DOM.
+  """
+  page.locator('app-event-tab .mat-mdc-paginator-range-label').wait_for(
+      state='attached'
+  )
+  cdp = page.context.new_cdp_session(page)
+  try:
+    root = cdp.send('DOM.getDocument', {'depth': 0})['root']['nodeId']
+    [node] = cdp.send(
+        'DOM.querySelectorAll',
+        {
+            'nodeId': root,
+            'selector': 'app-event-tab .mat-mdc-paginator-range-label',
+        },
+    )['nodeIds']
+    texts = cdp.send(
+        'Accessibility.queryAXTree', {'nodeId': node, 'role': 'StaticText'}
+    )['nodes']
+    return ''.join(t.get('name', {}).get('value', '') for t in texts).strip()
+  finally:
+    cdp.detach()
+
+
+def _settled_side_panel_count(page, expected: str) -> str:
+  """The drawn count once it reads ``expected``, or what it reads after 5 s.
+
+  The preview redraws the count on the frame after the selection changes.
+  """
+  count = _side_panel_count(page)
+  for _ in range(50):
+    if count == expected:
+      break
+    page.wait_for_timeout(100)
+    count = _side_panel_count(page)
+  return count
+
+
+def _upstream_count(page) -> str:
+  """Upstream's "Event N of N", which counts the UI's list of events."""
+  return (
+      page.locator('app-event-tab .mat-mdc-paginator-range-label')
+      .text_content()
+      .strip()
+  )
+
+
 def _row_with(page, text: str):
   return page.locator('app-event-row', has_text=text)
 
@@ -347,6 +399,9 @@ def test_workflow_rows_that_show_nothing_take_no_row(page, dev_ui_url: str):
   # there: the answer is event 4 of 4, after the hidden #3.
   assert _shown_numbers(page) == ['#1', '#2', '#4']
   page.get_by_text('Event 4 of 4').wait_for()
+  assert _side_panel_count(page) == 'Event 4 of 4'
+  # A message the app ran is not marked as not sent.
+  assert page.locator('app-event-row.adk-not-sent').count() == 0
 
 
 def test_collapsed_internal_rows_keep_their_tool_calls(
@@ -418,6 +473,32 @@ def test_preview_numbers_the_rows_it_shows(
     page.screenshot(
         path=str(screenshot_dir / 'dev-ui-workflow-user-view-preview.png')
     )
+
+
+def test_preview_side_panel_counts_the_rows_it_shows(
+    page, dev_ui_url: str, screenshot_dir: Path
+):
+  _open_app(page, dev_ui_url, 'booking_workflow')
+  _send(page, 'I want to book a table for two', _ANSWER)
+  _switch_view(page, _ANSWER)
+  _send(page, 'Saturday at 8pm', _SECOND_ANSWER)
+
+  # The first answer is the preview's row #2 of 4; upstream's list of the
+  # session's events also holds each turn's classifier label and route.
+  _row_with(page, _ANSWER).click()
+  assert _shown_numbers(page) == ['#1', '#2', '#3', '#4']
+  assert _settled_side_panel_count(page, 'Event 2 of 4') == 'Event 2 of 4'
+  assert _upstream_count(page) == 'Event 4 of 8'
+  page.screenshot(path=str(screenshot_dir / 'dev-ui-user-view-event-count.png'))
+
+  # The arrows still step through every event; one the preview leaves out
+  # says so, with its place among the session's events.
+  page.get_by_role('button', name='Previous Event').click()
+  hidden = 'Not shown to the user \u00b7 session event 3 of 8'
+  assert _settled_side_panel_count(page, hidden) == hidden
+  assert _upstream_count(page) == 'Event 3 of 8'
+  _row_with(page, _SECOND_ANSWER).click()
+  assert _settled_side_panel_count(page, 'Event 4 of 4') == 'Event 4 of 4'
 
 
 def _installed_symbols_font() -> bool:
@@ -556,6 +637,14 @@ def test_preview_draws_a_turn_as_one_message_with_its_tool_cards(
   answer_box.press('Enter')
   panel.locator('.adk-um-text', has_text=_assistant_app.ANSWER).wait_for()
   after_run = _bubbles(page)
+  # The side panel counts the session's events as the rows do: the
+  # researcher's progress, which the panel above drew live, is not one of
+  # them (the session stores none of it).
+  rows = page.locator('app-event-row').filter(visible=True)
+  _row_with(page, _assistant_app.ANSWER).click()
+  assert rows.count() == 8
+  assert _settled_side_panel_count(page, 'Event 8 of 8') == 'Event 8 of 8'
+  assert _upstream_count(page) == 'Event 8 of 8'
   # A reply keeps its line breaks: two paragraphs are not drawn as one line.
   assert (
       panel.locator('.adk-um-text').first.evaluate(
@@ -578,5 +667,8 @@ def test_preview_draws_a_turn_as_one_message_with_its_tool_cards(
   assert parts[3] == _assistant_app.ANSWER
   assert [c['status'] for c in reloaded[1]['cards']] == ['done', 'done']
   assert reloaded == after_run
+  _row_with(page, _assistant_app.ANSWER).click()
+  assert rows.count() == 8
+  assert _settled_side_panel_count(page, 'Event 8 of 8') == 'Event 8 of 8'
   assert 'audit' not in panel.inner_text()
   page.screenshot(path=str(screenshot_dir / 'dev-ui-messages.png'))

@@ -24,11 +24,10 @@ the same bytes.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
-import subprocess
 import sys
 
+from _scripted import worker_json
 import pytest
 
 _WORKER = (
@@ -37,20 +36,7 @@ _WORKER = (
 
 
 def _requests(python: str, *args: str) -> dict:
-  env = {
-      k: v
-      for k, v in os.environ.items()
-      if not k.startswith(('GOOGLE_', 'GEMINI_')) and k != 'PYTHONPATH'
-  }
-  result = subprocess.run(
-      [python, str(_WORKER), *args],
-      env=env,
-      capture_output=True,
-      text=True,
-      timeout=300,
-  )
-  assert result.returncode == 0, result.stderr[-4000:]
-  return json.loads(result.stdout)
+  return worker_json(python, _WORKER, *args)
 
 
 @pytest.mark.parametrize('level', ['minimal', 'full'])

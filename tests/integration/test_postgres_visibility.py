@@ -9,14 +9,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from _scripted import ScriptedLlm
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.agents.run_config import RunConfig
 from google.adk.agents.sequential_agent import SequentialAgent
 from google.adk.events._event_records import records_of
 from google.adk.events._internal_metadata import public_metadata
 from google.adk.events.event import Event
-from google.adk.models.base_llm import BaseLlm
-from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import Runner
 from google.adk.sessions.database_session_service import DatabaseSessionService
 from google.adk.sessions.schemas import v0
@@ -33,17 +32,6 @@ _USER_TEXT = 'booker says: booked'
 _RUN_METADATA = {'ticket': 'T-1', 'nested': {'list': [1, 'two']}}
 
 
-class _ScriptedLlm(BaseLlm):
-  model: str = 'scripted-llm'
-  reply: str = ''
-
-  async def generate_content_async(self, llm_request, stream=False):
-    del llm_request, stream
-    yield LlmResponse(
-        content=types.ModelContent(parts=[types.Part(text=self.reply)])
-    )
-
-
 async def _write_and_read(url: str) -> tuple[list[Event], list[Event]]:
   writer = DatabaseSessionService(url)
   runner = Runner(
@@ -52,9 +40,9 @@ async def _write_and_read(url: str) -> tuple[list[Event], list[Event]]:
           name='pipeline',
           sub_agents=[
               LlmAgent(
-                  name='classifier', model=_ScriptedLlm(reply=_INTERNAL_TEXT)
+                  name='classifier', model=ScriptedLlm(script=[_INTERNAL_TEXT])
               ),
-              LlmAgent(name='booker', model=_ScriptedLlm(reply=_USER_TEXT)),
+              LlmAgent(name='booker', model=ScriptedLlm(script=[_USER_TEXT])),
           ],
       ),
       session_service=writer,

@@ -24,30 +24,17 @@ the booker's model received.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
-import subprocess
 import sys
 from typing import Any
+
+from _scripted import worker_json
 
 _WORKER = Path(__file__).resolve().parent / '_readme_team_worker.py'
 
 
 def _requests(python: str, *variants: str) -> dict[str, Any]:
-  env = {
-      k: v
-      for k, v in os.environ.items()
-      if not k.startswith(('GOOGLE_', 'GEMINI_')) and k != 'PYTHONPATH'
-  }
-  result = subprocess.run(
-      [python, str(_WORKER), *variants],
-      env=env,
-      capture_output=True,
-      text=True,
-      timeout=300,
-  )
-  assert result.returncode == 0, result.stderr[-4000:]
-  return json.loads(result.stdout)
+  return worker_json(python, _WORKER, *variants)
 
 
 def _lines(contents: list[dict[str, Any]]) -> list[str]:

@@ -27,11 +27,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 from pathlib import Path
 import random
 import subprocess
 from typing import Any
+
+from _scripted import worker_env
+from _scripted import worker_json
 
 _REPO = Path(__file__).resolve().parents[2]
 _HERE = Path(__file__).resolve().parent
@@ -84,29 +86,19 @@ def _requests() -> list[dict[str, Any]]:
 
 
 def _upstream_env() -> dict[str, str]:
-  # Upstream must not pick up the fork's sources through PYTHONPATH.
-  env = {
-      k: v
-      for k, v in os.environ.items()
-      if not k.startswith(('GOOGLE_', 'GEMINI_')) and k != 'PYTHONPATH'
-  }
-  env['PYTHONWARNINGS'] = 'ignore'
-  return env
+  return worker_env(PYTHONWARNINGS='ignore')
 
 
 def _upstream_results(
     python: str, requests: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
-  result = subprocess.run(
-      [python, str(_HERE / '_request_history_worker.py')],
-      input=json.dumps(requests),
+  return worker_json(
+      python,
+      _HERE / '_request_history_worker.py',
+      stdin=json.dumps(requests),
       env=_upstream_env(),
-      capture_output=True,
-      text=True,
       timeout=600,
   )
-  assert result.returncode == 0, result.stderr[-4000:]
-  return json.loads(result.stdout)
 
 
 def test_upstream_interpreter_is_pristine(upstream_python: str):

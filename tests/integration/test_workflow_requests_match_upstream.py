@@ -22,32 +22,18 @@ received. The fork and pristine upstream 2.13.0 must print the same bytes.
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
-import subprocess
 import sys
+
+from _scripted import worker_env
+from _scripted import worker_json
 
 _WORKER = Path(__file__).resolve().parent / '_workflow_requests_worker.py'
 
 
 def _requests(python: str) -> dict:
-  env = {
-      k: v
-      for k, v in os.environ.items()
-      if not k.startswith(('GOOGLE_', 'GEMINI_')) and k != 'PYTHONPATH'
-  }
   # A JoinNode's input dict follows set order, which follows string hashing.
-  env['PYTHONHASHSEED'] = '0'
-  result = subprocess.run(
-      [python, str(_WORKER)],
-      env=env,
-      capture_output=True,
-      text=True,
-      timeout=300,
-  )
-  assert result.returncode == 0, result.stderr[-4000:]
-  return json.loads(result.stdout)
+  return worker_json(python, _WORKER, env=worker_env(PYTHONHASHSEED='0'))
 
 
 def test_workflow_requests_match_pristine_upstream(upstream_python: str):

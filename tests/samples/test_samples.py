@@ -30,11 +30,11 @@ import sys
 from typing import Any
 import warnings
 
+from _scripted import run_turns
 from fastapi.testclient import TestClient
 from google.adk.cli.fast_api import get_fast_api_app
 from google.adk.cli.utils.agent_loader import AgentLoader
 from google.adk.runners import InMemoryRunner
-from google.genai import types
 import pytest
 
 _SAMPLES = Path(__file__).resolve().parents[2] / 'contributing' / 'samples'
@@ -93,10 +93,8 @@ async def _converse(
   transcript = []
   for text in turns:
     replies = []
-    async for event in runner.run_async(
-        user_id='guest',
-        session_id=session.id,
-        new_message=types.Content(role='user', parts=[types.Part(text=text)]),
+    for event in await run_turns(
+        runner, text, user_id='guest', session_id=session.id
     ):
       if event.is_final_response() and event.content and event.content.parts:
         reply = ''.join(part.text or '' for part in event.content.parts)

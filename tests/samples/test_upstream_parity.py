@@ -23,13 +23,13 @@ every reply must be the same as the fork's.
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 import subprocess
 import sys
 from typing import Any
 
+from _scripted import worker_env
+from _scripted import worker_json
 import pytest
 
 _REPO = Path(__file__).resolve().parents[2]
@@ -37,21 +37,15 @@ _DEMO = _REPO / 'contributing' / 'samples' / 'side_by_side.py'
 
 
 def _record(python: str, sample: str, config: str) -> dict[str, Any]:
-  env = {
-      k: v
-      for k, v in os.environ.items()
-      if not k.startswith(('GOOGLE_', 'GEMINI_'))
-  }
-  env['PYTHONWARNINGS'] = 'ignore::DeprecationWarning'
-  result = subprocess.run(
-      [python, str(_DEMO), '--sample', sample, '--record', config],
-      env=env,
-      capture_output=True,
-      text=True,
-      timeout=300,
+  return worker_json(
+      python,
+      _DEMO,
+      '--sample',
+      sample,
+      '--record',
+      config,
+      env=worker_env(PYTHONWARNINGS='ignore::DeprecationWarning'),
   )
-  assert result.returncode == 0, result.stderr
-  return json.loads(result.stdout)
 
 
 def test_the_upstream_interpreter_is_pristine(upstream_python: str):
@@ -90,7 +84,7 @@ def test_demo_upstream_configuration_matches_pristine(
   fork = _record(sys.executable, sample, config)
 
   if (sample, config) == ('booking_workflow', "upstream 'default'"):
-    # The one difference is the upstream fix in patch 0027: the classifier,
+    # The one difference is the upstream fix in patch 0028: the classifier,
     # right after START with the history, gets the user's message once; in
     # 2.13.0 its request ends with it twice, in every turn.
     classifier = pristine['requests']['classifier']

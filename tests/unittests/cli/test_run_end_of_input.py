@@ -12,112 +12,140 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""`adk run` at the end of its input: the session ends as `exit` ends it."""
+"""`adk run` at the end of its input: the session ends as `exit` ends it.
+
+The cases of the test functions this change adds to upstream's
+tests/unittests/cli/utils/test_cli.py, runnable without that file's
+fixtures: a real Runner runs an agent package written to a temporary folder.
+"""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from textwrap import dedent
 from typing import Any
-from typing import AsyncGenerator
 
-from google.adk.agents.llm_agent import LlmAgent
-from google.adk.artifacts.in_memory_artifact_service import InMemoryArtifactService
-from google.adk.auth.credential_service.in_memory_credential_service import InMemoryCredentialService
 from google.adk.cli import cli
-from google.adk.models.base_llm import BaseLlm
-from google.adk.models.llm_request import LlmRequest
-from google.adk.models.llm_response import LlmResponse
-from google.adk.sessions.in_memory_session_service import InMemorySessionService
-from google.adk.tools.long_running_tool import LongRunningFunctionTool
-from google.genai import types
-from pydantic import Field
 import pytest
 
+_AGENT = dedent("""
+    from google.adk.agents.base_agent import BaseAgent
+    from google.adk.events.event import Event
+    from google.genai import types
 
-class _ScriptedLlm(BaseLlm):
-  """Answers each request with the next reply of its script."""
+    class Desk(BaseAgent):
 
-  model: str = 'scripted-llm'
-  script: list[Any] = Field(default_factory=list)
-  calls: int = 0
+      async def _run_async_impl(self, ctx):
+        text = ctx.user_content.parts[0].text
+        if text != 'refund please':
+          yield Event(
+              author=self.name,
+              invocation_id=ctx.invocation_id,
+              content=types.ModelContent('Hello!'),
+          )
+          return
+        call = types.FunctionCall(id='call-1', name='ask_manager', args={})
+        yield Event(
+            author=self.name,
+            invocation_id=ctx.invocation_id,
+            content=types.ModelContent([types.Part(function_call=call)]),
+            long_running_tool_ids={'call-1'},
+        )
 
-  async def generate_content_async(
-      self, llm_request: LlmRequest, stream: bool = False
-  ) -> AsyncGenerator[LlmResponse, None]:
-    del llm_request, stream
-    reply = self.script[min(self.calls, len(self.script) - 1)]
-    self.calls += 1
-    part = (
-        types.Part(function_call=reply)
-        if isinstance(reply, types.FunctionCall)
-        else types.Part(text=reply)
-    )
-    yield LlmResponse(content=types.ModelContent(parts=[part]))
-
-
-def _ask_manager(reason: str) -> None:
-  """Asks a manager to approve; the answer comes later."""
-  del reason
+    root_agent = Desk(name='desk')
+    """)
 
 
-async def _run_with_input(agent: LlmAgent, lines: list[str], monkeypatch):
-  """Runs `adk run`'s chat loop on `lines`, then the end of the input."""
+@pytest.fixture(name='agent_folder')
+def _agent_folder(tmp_path: Path) -> Path:
+  folder = tmp_path / 'agents' / 'desk'
+  folder.mkdir(parents=True)
+  (folder / '__init__.py').write_text(_AGENT)
+  return folder
+
+
+def _end_input_after(monkeypatch: pytest.MonkeyPatch, *lines: str) -> list:
+  """Makes `input` return `lines`, then raise EOFError as piped input ends."""
   remaining = list(lines)
+  prompts: list[str] = []
 
-  def fake_input(prompt: str = '') -> str:
-    del prompt
+  def _input(prompt: str = '') -> str:
+    prompts.append(prompt)
     if not remaining:
       raise EOFError
     return remaining.pop(0)
 
-  monkeypatch.setattr('builtins.input', fake_input)
-  session_service = InMemorySessionService()
-  session = await session_service.create_session(
-      app_name='end_of_input', user_id='user'
+  monkeypatch.setattr('builtins.input', _input)
+  return prompts
+
+
+def _record_runs(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+  """Counts the runner's runs and closes, the runner itself unchanged."""
+  record = {'runs': 0, 'closed': 0}
+
+  class _RecordingRunner(cli.Runner):
+
+    def run_async(self, *args: Any, **kwargs: Any):
+      record['runs'] += 1
+      return super().run_async(*args, **kwargs)
+
+    async def close(self) -> None:
+      record['closed'] += 1
+      await super().close()
+
+  monkeypatch.setattr(cli, 'Runner', _RecordingRunner)
+  return record
+
+
+async def _run_cli(agent_folder: Path, save_session: bool = False) -> None:
+  await cli.run_cli(
+      agent_parent_dir=str(agent_folder.parent),
+      agent_folder_name=agent_folder.name,
+      input_file=None,
+      saved_session_file=None,
+      save_session=save_session,
+      in_memory=True,
   )
-  await cli.run_interactively(
-      agent,
-      InMemoryArtifactService(),
-      session,
-      session_service,
-      InMemoryCredentialService(),
-  )
-  stored = await session_service.get_session(
-      app_name='end_of_input', user_id='user', session_id=session.id
-  )
-  assert stored is not None
-  return stored
 
 
 @pytest.mark.asyncio
-async def test_end_of_input_ends_the_session_like_exit(monkeypatch, capsys):
-  agent = LlmAgent(name='greeter', model=_ScriptedLlm(script=['Hello!']))
+async def test_end_of_input_ends_like_exit(agent_folder, monkeypatch, capsys):
+  prompts = _end_input_after(monkeypatch, 'hello')
+  record = _record_runs(monkeypatch)
 
-  session = await _run_with_input(agent, ['hi'], monkeypatch)
+  await _run_cli(agent_folder)
 
-  assert '[greeter]: Hello!' in capsys.readouterr().out
-  assert [event.author for event in session.events] == ['user', 'greeter']
+  assert '[desk]: Hello!' in capsys.readouterr().out
+  assert prompts == ['[user]: ', '[user]: ']
+  assert record == {'runs': 1, 'closed': 1}
 
 
 @pytest.mark.asyncio
-async def test_end_of_input_while_a_call_waits_leaves_it_paused(
-    monkeypatch, capsys
+async def test_end_of_input_saves_session_under_its_own_id(
+    agent_folder, monkeypatch
 ):
-  call = types.FunctionCall(name='_ask_manager', args={'reason': 'refund'})
-  agent = LlmAgent(
-      name='desk',
-      model=_ScriptedLlm(script=[call, 'Approved.']),
-      tools=[LongRunningFunctionTool(func=_ask_manager)],
-  )
+  prompts = _end_input_after(monkeypatch, 'hello')
 
-  session = await _run_with_input(agent, ['refund please'], monkeypatch)
+  await _run_cli(agent_folder, save_session=True)
 
-  # The call waits for its answer; nothing answered it for the user.
-  assert '[HITL]' in capsys.readouterr().out
-  calls = [e for e in session.events if e.get_function_calls()]
-  assert calls and calls[-1].long_running_tool_ids
-  assert not any(
-      part.function_response and part.function_response.name == '_ask_manager'
-      for event in session.events
-      for part in (event.content.parts if event.content else [])
-      if event.author == 'user'
-  )
+  assert prompts[-1] == 'Session ID to save: '
+  [saved] = list(agent_folder.glob('*.session.json'))
+  session = json.loads(saved.read_text())
+  assert saved.name == f"{session['id']}.session.json"
+  assert [event['author'] for event in session['events']] == ['user', 'desk']
+
+
+@pytest.mark.asyncio
+async def test_end_of_input_leaves_a_waiting_call_paused(
+    agent_folder, monkeypatch, capsys
+):
+  prompts = _end_input_after(monkeypatch, 'refund please')
+  record = _record_runs(monkeypatch)
+
+  await _run_cli(agent_folder)
+
+  # The second prompt asked for the call's answer; no run resumed it.
+  assert '[HITL] Waiting for input for ask_manager' in capsys.readouterr().out
+  assert prompts == ['[user]: ', '[user]: ']
+  assert record == {'runs': 1, 'closed': 1}

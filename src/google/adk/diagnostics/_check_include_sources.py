@@ -28,10 +28,10 @@ branch of the same workflow; the workflow checks report that under this code.
 
 from __future__ import annotations
 
-import difflib
 from typing import Iterator
 
 from ..agents._include_sources import RESERVED_SOURCE_NAMES
+from ..utils._did_you_mean import did_you_mean
 from ..workflow._base_node import BaseNode
 from ._checks import walk
 from ._diagnostic import Diagnostic
@@ -68,13 +68,22 @@ def check(root: BaseNode) -> Iterator[Diagnostic]:
           f'Agent {node.name!r} lists {name!r} in include_sources, but no'
           f' {kind} named {name!r} runs in the tree rooted at {root.name!r},'
           f' so its model never sees messages from {name!r}.',
-          f'{_did_you_mean(name, known_names)}Fix the name or remove the'
-          ' entry.',
+          unknown_name_hint(name, known_names),
       )
 
 
-def _did_you_mean(name: str, known_names: list[str]) -> str:
-  matches = difflib.get_close_matches(name, known_names, n=1)
-  if matches:
-    return f'Did you mean {matches[0]!r}? '
-  return f'Known names: {", ".join(repr(n) for n in known_names)}. '
+def unknown_name_hint(name: str, known_names: list[str]) -> str:
+  """ADK-D104's fix for a source name that names nothing in the tree.
+
+  Args:
+    name: The name an entry gives.
+    known_names: The names it may have meant.
+
+  Returns:
+    The closest known name when one is close, else the known names, then
+    what to do.
+  """
+  guess = did_you_mean(name, known_names) or (
+      f'Known names: {", ".join(repr(n) for n in known_names)}. '
+  )
+  return f'{guess}Fix the name or remove the entry.'

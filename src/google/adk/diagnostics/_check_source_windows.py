@@ -34,7 +34,6 @@
 
 from __future__ import annotations
 
-import difflib
 import logging
 from typing import Any
 from typing import Iterator
@@ -45,6 +44,7 @@ from ..agents._include_sources import USER_SOURCE
 from ..agents._source_window import window_entries
 from ..workflow._base_node import BaseNode
 from ._check_include_sources import UNKNOWN_INCLUDE_SOURCE
+from ._check_include_sources import unknown_name_hint
 from ._checks import walk
 from ._diagnostic import AgentConfigurationError
 from ._diagnostic import Diagnostic
@@ -87,8 +87,6 @@ def unknown_names(root: BaseNode) -> Iterator[Diagnostic]:
     for name, where in dict.fromkeys(named):
       if name in RESERVED_SOURCE_NAMES or name in node_names:
         continue
-      matches = difflib.get_close_matches(name, known, n=1)
-      guess = f'Did you mean {matches[0]!r}? ' if matches else ''
       effect = (
           'the window admits nothing'
           if where != 'exclude_sources'
@@ -102,8 +100,7 @@ def unknown_names(root: BaseNode) -> Iterator[Diagnostic]:
           node.name,
           f'Agent {node.name!r} names {name!r} in {where}, but nothing named'
           f' {name!r} runs in the tree rooted at {root.name!r}: {effect}.',
-          f'{guess}Fix the name or remove it. Known names:'
-          f' {", ".join(repr(n) for n in known)}.',
+          unknown_name_hint(name, known),
       )
 
 

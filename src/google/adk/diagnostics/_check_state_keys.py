@@ -21,9 +21,9 @@ the check is, from the run order: see ``missing_key``.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from typing import Iterator
 
+from ..utils._did_you_mean import did_you_mean
 from ..workflow._base_node import BaseNode
 from ._checks import quote_names
 from ._diagnostic import Diagnostic
@@ -178,22 +178,23 @@ def missing_key(
         ' beforehand.',
         f'Set output_key={key!r} on the agent that produces it, or {unseen}.',
     )
-  matches = difflib.get_close_matches(key, sorted(producers), n=1)
-  did_you_mean = ''
-  if matches:
-    # An instruction reads {key}; a function node, a parameter named key.
-    closest = matches[0]
-    if read.code == MISSING_STATE_KEY:
-      closest = f'{{{closest}}}'
-    else:
-      closest = repr(closest)
-    did_you_mean = f'Did you mean {closest}? '
+  # An instruction reads {key}; a function node, a parameter named key.
+  guess = did_you_mean(
+      key,
+      sorted(producers),
+      shown=_as_placeholder if read.code == MISSING_STATE_KEY else repr,
+  )
   return Diagnostic(
       Severity.ERROR,
       read.code,
       reader,
       f'{what}, but nothing in the tree produces {key!r}: {failure} unless'
       ' the application puts it into session state before the run.',
-      f'{did_you_mean}Set output_key={key!r} on the agent that produces it,'
+      f'{guess}Set output_key={key!r} on the agent that produces it,'
       f' or {unseen}.',
   )
+
+
+def _as_placeholder(key: str) -> str:
+  """A state key as an instruction reads it: ``{key}``."""
+  return f'{{{key}}}'

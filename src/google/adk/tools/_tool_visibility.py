@@ -65,10 +65,8 @@ failed closed, by ``events/_event_records.py``.
 from __future__ import annotations
 
 from collections.abc import Container
-from collections.abc import Iterable
 from collections.abc import Mapping
 import dataclasses
-import difflib
 import logging
 from typing import Any
 from typing import cast
@@ -79,6 +77,7 @@ from typing import TYPE_CHECKING
 
 from ..events import _event_records
 from ..events import _visibility_metadata
+from ..utils._did_you_mean import did_you_mean
 from ..utils._function_call_names import CLIENT_FUNCTION_CALL_NAMES
 
 if TYPE_CHECKING:
@@ -130,20 +129,12 @@ def validate_tool_visibility(value: Any, *, owner: str) -> Any:
   ):
     return value
   raise ToolVisibilityError(
-      f'Invalid tool visibility {value!r} on {owner}.'
-      + _did_you_mean(value, ALLOWED_TOOL_VISIBILITIES)
-      + ' Allowed values: '
+      f'Invalid tool visibility {value!r} on {owner}. '
+      + did_you_mean(value, ALLOWED_TOOL_VISIBILITIES)
+      + 'Allowed values: '
       + ', '.join(repr(v) for v in ALLOWED_TOOL_VISIBILITIES)
       + ', or None for the default.'
   )
-
-
-def _did_you_mean(value: Any, known: Iterable[str]) -> str:
-  """`` Did you mean 'x'?`` for a string close to one of ``known``."""
-  if not isinstance(value, str):
-    return ''
-  close = difflib.get_close_matches(value, list(known), n=1)
-  return f' Did you mean {close[0]!r}?' if close else ''
 
 
 def validate_tool_visibility_mapping(
@@ -214,9 +205,9 @@ def check_names_are_tools(agent: Any) -> None:
     raise ToolVisibilityError(
         f'tool_visibility of agent {agent.name!r} names'
         f' {", ".join(repr(n) for n in unknown)}, not among its tools'
-        f' ({", ".join(repr(n) for n in shown) or "none"}).'
-        + _did_you_mean(unknown[0], shown)
-        + ' Use the name the model calls the tool by.'
+        f' ({", ".join(repr(n) for n in shown) or "none"}). '
+        + did_you_mean(unknown[0], shown)
+        + 'Use the name the model calls the tool by.'
     )
 
 

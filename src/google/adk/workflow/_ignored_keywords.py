@@ -26,13 +26,15 @@ building a node imports no checks.
 
 from __future__ import annotations
 
-import difflib
 import inspect
 from typing import Any
 from typing import Callable
 from typing import Iterable
 
 import pydantic
+
+from ..utils._did_you_mean import closest_match
+from ..utils._did_you_mean import did_you_mean
 
 
 def note_ignored_keywords(
@@ -153,15 +155,9 @@ def unknown_keyword_message(
       'ignores it, so the setting has no effect' if ignored else 'refuses it'
   )
   message = f'{who} has no keyword {keyword!r} and {effect}.'
-  matches = _close_matches(keyword, known)
-  guess = f'Did you mean {matches[0]!r}? ' if matches else ''
-  return message, f'{guess}Fix the keyword or remove it.'
+  return message, f'{did_you_mean(keyword, known)}Fix the keyword or remove it.'
 
 
 def is_near_miss(keyword: str, known: Iterable[str]) -> bool:
   """Whether ``keyword`` looks like a misspelling of one of ``known``."""
-  return bool(_close_matches(keyword, known))
-
-
-def _close_matches(keyword: str, known: Iterable[str]) -> list[str]:
-  return difflib.get_close_matches(keyword, list(known), n=1)
+  return closest_match(keyword, known) is not None

@@ -100,7 +100,11 @@
         if (!body || typeof body.detail !== 'string') {
           return response;
         }
-        var event = JSON.stringify({error: body.detail});
+        // adkNotSent: the run never started, so the session does not hold
+        // the message the UI drew when it sent it; the page marks that
+        // message as not sent (patches/dev-ui.toml,
+        // `refused-run-marks-message`).
+        var event = JSON.stringify({error: body.detail, adkNotSent: true});
         return new Response('data: ' + event + '\n\n', {
           status: 200,
           headers: {'content-type': 'text/event-stream'},
@@ -414,32 +418,40 @@
       }
     }
 
-    function readEvents(text) {
-      var changed = false;
-      text.split('\n').forEach(function (line) {
+    /**
+     * The progress update an event of the stream carries, if any. `block` is
+     * one server-sent event: its lines up to the blank line that ends it.
+     */
+    function progressOf(block) {
+      var update = null;
+      block.split('\n').forEach(function (line) {
         if (line.indexOf('data: ') !== 0) {
           return;
         }
-        var event;
         try {
-          event = JSON.parse(line.slice(6));
+          var event = JSON.parse(line.slice(6));
+          var mark = event && event.customMetadata &&
+            event.customMetadata.adk_progress;
+          if (mark && mark.run) {
+            update = mark;
+          }
         } catch (e) {
-          return;
-        }
-        var update = event.customMetadata && event.customMetadata.adk_progress;
-        if (live && update && update.run) {
-          addProgress(update);
-          changed = true;
+          // Not JSON: not a progress update; the page reads it as before.
         }
       });
-      if (changed) {
-        render();
-      }
+      return update;
     }
 
     /**
-     * Hands the app the run's stream and reads a copy of it for progress;
-     * when the stream ends, reads the conversation's messages again.
+     * Hands the app the run's stream without its progress updates, which
+     * this panel draws; when the stream ends, reads the conversation's
+     * messages again.
+     *
+     * The preview asks for the progress (nestedProgress "minimal") for the
+     * panel only. The dev UI on its own never receives it, and would keep
+     * each update in its list of the session's events (the side panel's
+     * "Event N of N" and its arrows), although the session stores none of
+     * them, so that list would hold more live than after a reload.
      */
     function watchRun(body, response) {
       if (!response.ok || !response.body || !body.sessionId) {
@@ -458,29 +470,78 @@
         runs: {},
       };
       render();
-      var streams = response.body.tee();
-      var reader = streams[1].getReader();
+      var reader = response.body.getReader();
       var decoder = new TextDecoder();
+      var encoder = new TextEncoder();
       var pending = '';
-      function pump() {
+
+      // Passes on each whole event that is not a progress update, and folds
+      // the updates into the panel; says whether it passed any. An event
+      // ends with a blank line.
+      function pass(controller, text) {
+        var changed = false;
+        var kept = [];
+        text.split('\n\n').forEach(function (block) {
+          var update = block ? progressOf(block) : null;
+          if (update) {
+            if (live) {
+              addProgress(update);
+              changed = true;
+            }
+          } else if (block) {
+            kept.push(block + '\n\n');
+          }
+        });
+        if (kept.length) {
+          controller.enqueue(encoder.encode(kept.join('')));
+        }
+        if (changed) {
+          render();
+        }
+        return kept.length > 0;
+      }
+
+      // Reads until it has passed something on or the stream ended: a pull
+      // that enqueues nothing is not called again by the stream.
+      function pull(controller) {
         return reader.read().then(function (chunk) {
           if (chunk.done) {
-            readEvents(pending);
-            return load(next);
+            pending = (pending + decoder.decode()).replace(/\r\n/g, '\n');
+            if (pending) {
+              pass(controller, pending);
+              pending = '';
+            }
+            controller.close();
+            load(next);
+            return;
           }
-          pending += decoder.decode(chunk.value, {stream: true});
-          var end = pending.lastIndexOf('\n');
+          // The page reads lines ending in "\n" or "\r\n"; events are split
+          // here at blank lines, so both are read as "\n".
+          pending = (pending + decoder.decode(chunk.value, {stream: true}))
+            .replace(/\r\n/g, '\n');
+          var end = pending.lastIndexOf('\n\n');
+          var passed = false;
           if (end >= 0) {
-            readEvents(pending.slice(0, end));
-            pending = pending.slice(end + 1);
+            passed = pass(controller, pending.slice(0, end));
+            pending = pending.slice(end + 2);
           }
-          return pump();
+          return passed ? undefined : pull(controller);
         });
       }
-      pump().catch(function () {
-        load(next);
+
+      var stream = new ReadableStream({
+        pull: function (controller) {
+          return pull(controller).catch(function (error) {
+            controller.error(error);
+            load(next);
+          });
+        },
+        cancel: function (reason) {
+          load(next);
+          return reader.cancel(reason);
+        },
       });
-      return new Response(streams[0], {
+      return new Response(stream, {
         status: response.status,
         statusText: response.statusText,
         headers: response.headers,
@@ -550,6 +611,90 @@
     return originalOpen.apply(this, args);
   };
 
+  /**
+   * The side panel's "Event N of N", counted as the preview counts its rows.
+   *
+   * Upstream's label counts the UI's list of the session's events, which
+   * the side panel's arrows step through: in the preview that list holds
+   * the events whose rows the preview leaves out (an internal agent's turn,
+   * a workflow's route), so the answer drawn as #2 read "Event 4 of 8". In
+   * the preview the label names the selected row as the rows are numbered,
+   * "Event 2 of 4", counting the rows shown; an event the arrows reach that
+   * has no row shown says so, with its place among the session's events:
+   * "Not shown to the user · session event 3 of 8". The developer view keeps
+   * upstream's label, which its rows' numbers match.
+   *
+   * Upstream's text stays in the DOM, as the rows' numbers do; the label is
+   * drawn from `data-adk-label` (user-view.css), so Angular's rendering of
+   * the text is left alone.
+   */
+  var eventCount = (function () {
+    var UPSTREAM_LABEL = /^\s*Event (\d+) of (\d+)\s*$/;
+    var scheduled = false;
+
+    function shownRows() {
+      return Array.prototype.filter.call(
+        document.querySelectorAll('app-event-row'),
+        function (row) {
+          return row.getClientRects().length > 0;
+        });
+    }
+
+    function labelFor(upstream) {
+      var match = UPSTREAM_LABEL.exec(upstream);
+      if (!match || match[1] === '0') {
+        return null;
+      }
+      var rows = shownRows();
+      var selected = rows.filter(function (row) {
+        return row.classList.contains('selected');
+      })[0];
+      if (selected) {
+        return 'Event ' + (rows.indexOf(selected) + 1) + ' of ' + rows.length;
+      }
+      return 'Not shown to the user \u00B7 session event ' + match[1] +
+        ' of ' + match[2];
+    }
+
+    function update() {
+      scheduled = false;
+      var label = document.querySelector(
+        'app-event-tab .mat-mdc-paginator-range-label');
+      if (!label) {
+        return;
+      }
+      var text = labelFor(label.textContent);
+      if (text === null) {
+        label.removeAttribute('data-adk-label');
+      } else if (label.getAttribute('data-adk-label') !== text) {
+        label.setAttribute('data-adk-label', text);
+      }
+    }
+
+    function schedule() {
+      if (!scheduled) {
+        scheduled = true;
+        window.requestAnimationFrame(update);
+      }
+    }
+
+    /** Follows the selection, the rows and upstream's label from now on. */
+    function follow() {
+      // The row a click or an arrow selects gets upstream's `selected`
+      // class; rows come and go as events arrive and sessions load.
+      new MutationObserver(schedule).observe(document.body, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+        attributeFilter: ['class'],
+      });
+      schedule();
+    }
+
+    return {follow: follow};
+  })();
+
   function addSwitch() {
     if (document.getElementById('adk-user-view-bar')) {
       return;
@@ -579,6 +724,7 @@
     document.body.appendChild(bar);
     if (preview) {
       messages.render();
+      eventCount.follow();
     }
   }
 

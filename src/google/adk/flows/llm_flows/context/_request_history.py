@@ -62,8 +62,10 @@ class RequestHistory:
       node_path: str | None = None,
       is_single_turn: bool = False,
       include_thoughts_from_other_agents: bool = False,
+      history_filter: Callable[[list[Event]], list[Event]] | None = None,
   ):
     """Keeps the arguments of `_get_contents` that decide what is visible."""
+    self._history_filter = history_filter
     self._branch = current_branch
     self._events = events
     self._agent_name = agent_name
@@ -96,8 +98,23 @@ class RequestHistory:
                 allow_ancestor_node_paths=True,
             )
         )
+      visible = self._visible_events
+      assert visible is not None
+      if self._history_filter is not None:
+        self._keep_chosen(self._history_filter(visible))
     assert self._visible_events is not None
     return self._visible_events
+
+  def _keep_chosen(self, chosen: list[Event]) -> None:
+    """Narrows the visible events to those the app's history filter chose."""
+    visible = list(chosen)
+    self._visible_events = visible
+    self._call_authors = {}
+    self._compacted = False
+    for event in visible:
+      if event.actions and event.actions.compaction:
+        self._compacted = True
+      _add_call_authors(event, self._call_authors)
 
   def _walk(self, live_events: list[Event]) -> bool:
     """Keeps the visible events; True, at once, at an event that rewinds."""
@@ -163,7 +180,12 @@ class RequestHistory:
     messages are recast; the other arguments are `_get_contents`'s."""
     strip_ids = not preserve_function_call_ids
     contents = None
-    if self._visible_events is None and not self._is_single_turn and not admit:
+    if (
+        self._visible_events is None
+        and not self._is_single_turn
+        and not admit
+        and self._history_filter is None
+    ):
       # Nothing needs the visible events first: apply the inclusion rules in
       # the build's own walk, while each event is in the cache. It gives up
       # on what needs them all (see `_build`) and the two walks run.
