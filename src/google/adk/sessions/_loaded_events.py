@@ -23,21 +23,23 @@ whenever what it finds is not the rows it knows followed by new rows after
 them (a row removed, a row written with an earlier time, a tie on the last
 time), it reads every row as before.
 
-The kept events are never handed out: each read returns a deep copy, so a
-caller that changes the session it was given changes neither the store nor
-what the next read returns.
+The kept events are never handed out: each read returns copies of them, so
+a caller that changes the session it was given changes neither what is kept
+nor what a later read returns. The copies come from `EventCopies`, which
+hands out again the copies a Runner gave back at the end of its run, where
+they still equal the kept events.
 """
 
 from __future__ import annotations
 
 import collections
-import copy
 import dataclasses
 from datetime import datetime
 from typing import Any
 from typing import TYPE_CHECKING
 
 from ..events.event import Event
+from ._event_copies import EventCopies
 
 if TYPE_CHECKING:
   from sqlalchemy.ext.asyncio import AsyncSession
@@ -64,6 +66,7 @@ class LoadedEvents:
     self._loaded: collections.OrderedDict[SessionKey, _Loaded] = (
         collections.OrderedDict()
     )
+    self._copies: EventCopies[SessionKey] = EventCopies(max_sessions)
 
   async def read(
       self,
@@ -101,11 +104,19 @@ class LoadedEvents:
         self._loaded.popitem(last=False)
     else:
       self._loaded.pop(key, None)
-    return copy.deepcopy(list(kept))
+    return self._copies.copies(key, kept)
+
+  def release(self, key: SessionKey, events: list[Event]) -> None:
+    """Takes back the copies a read handed out, from a holder done with them.
+
+    See `EventCopies.release`.
+    """
+    self._copies.release(key, events)
 
   def forget(self, key: SessionKey) -> None:
     """Drops what is kept of a session (it was deleted)."""
     self._loaded.pop(key, None)
+    self._copies.forget(key)
 
 
 def _of_session(stmt: Any, storage_event: Any, key: SessionKey) -> Any:
