@@ -71,3 +71,40 @@ async def test_the_filter_chooses_first_and_include_sources_narrows_it():
 
   # Of the four events the filter kept, include_sources drops the labels.
   assert _texts(booker.model.requests[-1]) == ['B-2', 'U-3']
+
+
+@pytest.mark.asyncio
+async def test_with_none_the_filter_is_called_once_per_request():
+  calls: list[int] = []
+
+  def last_four(events):
+    calls.append(len(events))
+    return events[-4:]
+
+  classifier = LlmAgent(
+      name='classifier', model=_ScriptedModel(script=['L-1', 'L-2'])
+  )
+  booker = LlmAgent(
+      name='booker',
+      model=_ScriptedModel(script=['B-1', 'B-2']),
+      include_contents='none',
+      include_sources=['user', 'self'],
+      history_filter=last_four,
+  )
+  pipeline = SequentialAgent(name='pipeline', sub_agents=[classifier, booker])
+  runner = InMemoryRunner(app=App(name='app', root_agent=pipeline))
+  session = await runner.session_service.create_session(
+      app_name='app', user_id='user'
+  )
+  for text in ['U-1', 'U-2']:
+    async for _ in runner.run_async(
+        user_id='user',
+        session_id=session.id,
+        new_message=types.UserContent(text),
+    ):
+      pass
+
+  # Once per request, on the whole history the booker may see: the turn and
+  # include_sources narrow what it chose, without asking it again.
+  assert calls == [2, 5]
+  assert _texts(booker.model.requests[-1]) == ['U-2']

@@ -16,8 +16,9 @@
 
 The cases an upstream reviewer reads are in
 tests/unittests/flows/llm_flows/test_include_sources.py; the rules are in the
-docstrings of flows/llm_flows/context/_source_filter.py and
-workflow/_node_input_source.py.
+docstrings of flows/llm_flows/context/_source_filter.py,
+workflow/_node_input_source.py (NodeInfo.input_from) and
+workflow/_node_input_record.py.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 
-"""Tests that a workflow node's input records the node that produced it."""
+"""Tests that a workflow node's input says which node produced it."""
 
 from __future__ import annotations
 
@@ -31,7 +31,6 @@ from google.adk.workflow import FunctionNode
 from google.adk.workflow import JoinNode
 from google.adk.workflow import START
 from google.adk.workflow import Workflow
-from google.adk.workflow._node_input_source import node_input_source
 from google.adk.workflow.utils._workflow_hitl_utils import create_request_input_response
 from google.genai import types
 import pytest
@@ -51,29 +50,30 @@ class _EchoLlm(BaseLlm):
     )
 
 
-class _Sources:
-  """Records, before each model call, the source of the node's input."""
+class _InputFrom:
+  """Records, before each model call, the node's input event."""
 
   def __init__(self):
-    self.seen: list[tuple[str, str | None]] = []
-    self.events: list[Event] = []
+    self.inputs: list[Event] = []
 
   def __call__(self, callback_context: CallbackContext, llm_request: Any):
     del llm_request
-    events = callback_context.session.events
-    self.events = list(events)
-    recorded = node_input_source(events[-1])
-    assert recorded is not None
-    self.seen.append((recorded.source, recorded.copied_event_id))
+    node_input = callback_context.session.events[-1]
+    assert node_input.author == 'user' and node_input.node_info.path
+    self.inputs.append(node_input)
+
+  @property
+  def seen(self) -> list[str | None]:
+    return [event.node_info.input_from for event in self.inputs]
 
 
-def _agent(
-    name: str, sources: _Sources | None = None, label: str | None = None
-) -> LlmAgent:
+def _agent(name: str, recorder: _InputFrom | None = None) -> LlmAgent:
+  # 'none' so that a node after START is also handed an input event.
   return LlmAgent(
       name=name,
-      model=_EchoLlm(label=label or name.upper()),
-      before_model_callback=sources,
+      model=_EchoLlm(label=name.upper()),
+      include_contents='none',
+      before_model_callback=recorder,
   )
 
 
@@ -94,13 +94,9 @@ async def _run(
       pass
 
 
-def _id_of(events: list[Event], author: str) -> str:
-  return next(event.id for event in events if event.author == author)
-
-
 @pytest.mark.asyncio
 async def test_input_from_start_and_from_a_predecessor():
-  first, second = _Sources(), _Sources()
+  first, second = _InputFrom(), _InputFrom()
 
   await _run(
       Workflow(
@@ -111,13 +107,14 @@ async def test_input_from_start_and_from_a_predecessor():
       )
   )
 
-  assert first.seen == [('user', _id_of(first.events, 'user'))]
-  assert second.seen == [('classifier', _id_of(second.events, 'classifier'))]
+  # The workflow's own input is what the user sent: no node produced it.
+  assert first.seen == [None]
+  assert second.seen == ['flow@1/classifier@1']
 
 
 @pytest.mark.asyncio
-async def test_input_from_a_function_and_a_join():
-  after_function, after_join = _Sources(), _Sources()
+async def test_input_from_a_function_and_from_a_join():
+  after_function, after_join = _InputFrom(), _InputFrom()
 
   def summarise(node_input: str) -> str:
     return f'SUMMARY of {node_input}'
@@ -142,62 +139,14 @@ async def test_input_from_a_function_and_a_join():
       )
   )
 
-  # A function's return value and a join's dict are no message to point at.
-  assert after_function.seen == [('summarise', None)]
-  assert after_join.seen == [('join', None)]
-
-
-@pytest.mark.asyncio
-async def test_input_of_a_dynamic_child_and_after_a_nested_workflow():
-  child, after_inner = _Sources(), _Sources()
-  helper = _agent('helper', child)
-
-  async def orchestrate(ctx: Any, node_input: Any) -> Any:
-    # Handed on unchanged, the input is still the function's to give.
-    return await ctx.run_node(helper, node_input=node_input)
-
-  await _run(
-      Workflow(
-          name='flow',
-          edges=[(START, FunctionNode(func=orchestrate, rerun_on_resume=True))],
-      )
-  )
-  inner = Workflow(name='inner', edges=[(START, _agent('drafter'))])
-  await _run(
-      Workflow(
-          name='flow', edges=[(START, inner, _agent('editor', after_inner))]
-      )
-  )
-
-  # The helper's input was computed by the function that ran it.
-  assert child.seen == [('orchestrate', None)]
-  # A nested workflow's output is its terminal node's message.
-  assert after_inner.seen == [('inner', _id_of(after_inner.events, 'drafter'))]
-
-
-@pytest.mark.asyncio
-async def test_parallel_branches_with_the_same_reply():
-  after_a, after_b = _Sources(), _Sources()
-  join = JoinNode(name='join')
-
-  await _run(
-      Workflow(
-          name='flow',
-          edges=[
-              (START, _agent('a', label='SAME'), _agent('x', after_a), join),
-              (START, _agent('b', label='SAME'), _agent('y', after_b), join),
-          ],
-      )
-  )
-
-  # Equal text does not decide: each input is its own predecessor's reply.
-  assert after_a.seen == [('a', _id_of(after_a.events, 'a'))]
-  assert after_b.seen == [('b', _id_of(after_b.events, 'b'))]
+  assert after_function.seen == ['flow@1/summarise@1']
+  # The join's output, the dict of its predecessors' outputs, is the input.
+  assert after_join.seen == ['flow@1/join@1']
 
 
 @pytest.mark.asyncio
 async def test_input_after_a_route():
-  after_route = _Sources()
+  after_route = _InputFrom()
 
   def route_by_intent(node_input: str) -> Event:
     return Event(route='booking', output=node_input)
@@ -212,12 +161,48 @@ async def test_input_after_a_route():
       )
   )
 
-  assert after_route.seen == [('route_by_intent', None)]
+  assert after_route.seen == ['flow@1/route_by_intent@1']
+
+
+@pytest.mark.asyncio
+async def test_input_in_and_after_a_nested_workflow():
+  inside, after_inner = _InputFrom(), _InputFrom()
+  inner = Workflow(name='inner', edges=[(START, _agent('drafter', inside))])
+  editor = _agent('editor', after_inner)
+
+  await _run(
+      Workflow(
+          name='flow', edges=[(START, _agent('classifier'), inner, editor)]
+      )
+  )
+
+  # The inner START hands on the inner workflow's input: the classifier's.
+  assert inside.seen == ['flow@1/classifier@1']
+  assert after_inner.seen == ['flow@1/inner@1']
+
+
+@pytest.mark.asyncio
+async def test_input_of_a_child_run_with_run_node():
+  child = _InputFrom()
+  helper = _agent('helper', child)
+
+  async def orchestrate(ctx: Any, node_input: Any) -> Any:
+    # Handed on unchanged, the input is still the function's to give.
+    return await ctx.run_node(helper, node_input=node_input)
+
+  await _run(
+      Workflow(
+          name='flow',
+          edges=[(START, FunctionNode(func=orchestrate, rerun_on_resume=True))],
+      )
+  )
+
+  assert child.seen == ['flow@1/orchestrate@1']
 
 
 @pytest.mark.asyncio
 async def test_input_after_a_resumed_run():
-  after_gate = _Sources()
+  after_gate = _InputFrom()
 
   def gate(node_input: str) -> RequestInput:
     del node_input
@@ -233,6 +218,6 @@ async def test_input_after_a_resumed_run():
       resume_with=create_request_input_response('approve', {'ok': True}),
   )
 
-  # The second invocation replays the classifier from the session; the
-  # booker's input is the answer the gate received.
-  assert after_gate.seen == [('gate', None)]
+  # The second invocation replays the classifier and the gate from the
+  # session, with their run ids; the booker's input is the gate's answer.
+  assert after_gate.seen == ['flow@1/gate@1']

@@ -188,3 +188,37 @@ async def test_a_workflow_node_keeps_a_window_of_its_history():
       'user: add museums',
       'user: OUTLINE-3',
   ]
+
+
+@pytest.mark.asyncio
+async def test_none_calls_the_filter_once_per_request_on_the_whole_history():
+  given: list[list[str]] = []
+
+  def last_three(events: list[Event]) -> list[Event]:
+    given.append([e.author for e in events])
+    return events[-3:]
+
+  call = types.Part.from_function_call(name='_lookup', args={'city': 'Rome'})
+  agent = _agent(
+      'agent',
+      'HELLO',
+      call,
+      'OPEN',
+      tools=[_lookup],
+      include_contents='none',
+      history_filter=last_three,
+  )
+
+  await _send(agent, 'hi', 'hours in Rome?')
+
+  # One call per model request, each on the whole history: a window or a
+  # filter that keeps state gives one answer per request.
+  assert [len(authors) for authors in given] == [1, 3, 5]
+  assert len(given) == len(agent.model.requests)
+  # The window of the last request holds the turn's start, so the turn is
+  # the user's message, the call and its response.
+  assert _lines(agent.model.requests[-1]) == [
+      'user: hours in Rome?',
+      'model: _lookup',
+      'user: _lookup',
+  ]

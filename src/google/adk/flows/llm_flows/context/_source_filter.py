@@ -45,7 +45,7 @@ agent's events and the results of the tools it called. Beyond that:
   else the agent said: its earlier invocations and its plain text replies.
 * A workflow node's input belongs to the node that produced it, or to the
   user for the root workflow's input, as the workflow recorded it
-  (``google.adk.workflow._node_input_source``). It reaches an LlmAgent node as
+  (``NodeInfo.input_from``). It reaches an LlmAgent node as
   a user-authored event, so without this a classifier's label would pass as a
   message the user typed. When the message the input repeats is in the
   history too, the input is dropped: the agent sees it once, as in a
@@ -71,8 +71,8 @@ from google.genai import types
 
 from ....agents._include_sources import source_authors
 from ....events.event import Event
-from ....workflow._node_input_source import is_node_input
-from ....workflow._node_input_source import node_input_source
+from ....workflow._node_input_record import is_node_input
+from ....workflow._node_input_record import node_input_source
 
 # A function call or response, named by the index of its event in the visible
 # history and the index of the part within the event.

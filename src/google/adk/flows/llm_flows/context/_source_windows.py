@@ -87,8 +87,8 @@ from ....agents._source_window import SourcePolicy
 from ....agents._source_window import SourceSetting
 from ....agents._source_window import SourceWindow
 from ....events.event import Event
-from ....workflow._node_input_source import is_node_input
-from ....workflow._node_input_source import node_input_source
+from ....workflow._node_input_record import is_node_input
+from ....workflow._node_input_record import node_input_source
 from ._source_filter import SourceFilter
 from ._turn_start_current import TurnStartSearch
 

@@ -29,8 +29,8 @@ from collections.abc import Sequence
 
 from ....agents._include_sources import source_authors
 from ....events.event import Event
-from ....workflow._node_input_source import is_node_input
-from ....workflow._node_input_source import node_input_source
+from ....workflow._node_input_record import is_node_input
+from ....workflow._node_input_record import node_input_source
 
 
 class TurnStartSearch:
