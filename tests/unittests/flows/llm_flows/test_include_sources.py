@@ -23,6 +23,7 @@ from google.adk.apps.app import App
 from google.adk.events.event import Event
 from google.adk.events.event_actions import EventActions
 from google.adk.events.event_actions import EventCompaction
+from google.adk.flows.llm_flows.context._source_filter import include_sources_filter
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
@@ -176,6 +177,79 @@ async def test_a_compaction_summary_goes_with_what_it_covers(
   await _send(runner, session_id, 'USER-1 hello')
 
   assert ('SUMMARY' in _text(agent.model.requests[0])) == kept
+
+
+@pytest.mark.asyncio
+async def test_a_summary_inside_a_dropped_summary_stays_out():
+  def summary(start: float, end: float, text: str, at: float) -> Event:
+    compaction = EventCompaction(
+        start_timestamp=start,
+        end_timestamp=end,
+        compacted_content=types.UserContent(text),
+    )
+    return Event(
+        author='user', timestamp=at, actions=EventActions(compaction=compaction)
+    )
+
+  scout = Event(author='scout', timestamp=1.0, content=types.UserContent('S'))
+  # The outer summary replaces the inner one, and covers only the scout.
+  history = [scout, summary(1.0, 3.0, 'OUTER', 4.0)]
+  history.insert(1, summary(2.0, 2.5, 'INNER', 3.0))
+  agent = _agent('concierge', 'OK', include_sources=['user'])
+  runner, session_id = await _runner(agent, history)
+
+  await _send(runner, session_id, 'USER-1 hello')
+
+  assert _text(agent.model.requests[0]) == 'user: USER-1 hello'
+
+
+@pytest.mark.asyncio
+async def test_a_peer_reusing_a_call_id_leaves_the_agents_own_pair_alone():
+  def pair(author: str, name: str) -> list[Event]:
+    call = types.Part.from_function_call(name=name, args={})
+    call.function_call.id = 'call-0'
+    response = types.Part.from_function_response(name=name, response={})
+    response.function_response.id = 'call-0'
+    return [
+        Event(author=author, content=types.ModelContent([call])),
+        Event(author=author, content=types.UserContent([response])),
+    ]
+
+  # Some models number their calls per turn, so ids repeat across agents.
+  history = pair('reader', 'lookup') + pair('scout', 'search')
+  agent = _agent('reader', 'OK', include_sources=['user', 'self'])
+  runner, session_id = await _runner(agent, history)
+
+  await _send(runner, session_id, 'USER-1 and now?')
+
+  assert _text(agent.model.requests[0]) == (
+      'model: lookup\nuser: lookup\nuser: USER-1 and now?'
+  )
+
+
+@pytest.mark.asyncio
+async def test_an_app_gets_the_same_requests_from_the_history_filter():
+  def team(**booker_settings: Any) -> LlmAgent:
+    booker = _agent('booker', 'BOOKED', 'MOVED', **booker_settings)
+    transfer = types.Part.from_function_call(
+        name='transfer_to_agent', args={'agent_name': 'booker'}
+    )
+    return _agent(
+        'coordinator', 'HELLO', transfer, transfer, sub_agents=[booker]
+    )
+
+  requests = []
+  for settings in (
+      {'include_sources': ['user', 'self']},
+      {'history_filter': include_sources_filter(['user', 'self'], 'booker')},
+  ):
+    coordinator = team(**settings)
+    runner, session_id = await _runner(coordinator)
+    await _send(runner, session_id, 'USER-1 hi', 'USER-2 book', 'USER-3 8pm')
+    requests.append(coordinator.sub_agents[0].model.requests)
+
+  assert 'HELLO' not in _text(requests[0][-1])
+  assert [r.contents for r in requests[1]] == [r.contents for r in requests[0]]
 
 
 @pytest.mark.asyncio

@@ -404,6 +404,33 @@ async def test_live_transcription_fragments_are_one_item():
 
 
 @pytest.mark.asyncio
+async def test_a_windowed_out_utterance_loses_every_fragment():
+  model = _ScriptedModel(script=['ANSWER'])
+  agent = LlmAgent(
+      name='solo',
+      model=model,
+      include_sources=[SourceWindow('user', last=1)],
+  )
+  runner, session_id = await _runner(agent)
+  session = await runner.session_service.get_session(
+      app_name='test_app', user_id='user', session_id=session_id
+  )
+  for fragment in ('hel', 'lo ', 'there'):
+    await runner.session_service.append_event(
+        session,
+        Event(
+            author='user',
+            invocation_id='live',
+            input_transcription=types.Transcription(text=fragment),
+        ),
+    )
+  await _send(runner, session_id, 'USER-NEW')
+  # Items: the utterance "hello there", USER-NEW: last=1 keeps the new
+  # message and none of the utterance's fragments.
+  assert _text(model.requests[-1]) == 'USER-NEW'
+
+
+@pytest.mark.asyncio
 async def test_windows_that_admit_everything_equal_the_plain_list():
   plain_team, plain_model = _team(
       3, include_sources=['user', 'self', 'planner', 'researcher']

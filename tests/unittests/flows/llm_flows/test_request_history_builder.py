@@ -133,25 +133,22 @@ def test_contents_equal_those_of_2_13_0():
 
 @settings(max_examples=100, deadline=None)
 @given(rng=st.randoms(use_true_random=False))
-def test_admit_sees_merged_events_and_what_it_drops_is_gone(
+def test_the_history_filter_sees_unmerged_events_and_what_it_drops_is_gone(
     rng: random.Random,
 ):
   events = events_of(random_request(rng))
   seen: list[Event] = []
 
-  def admit(event: Event) -> Event | None:
-    seen.append(event)
-    return None if event.author in PEERS else event
+  def drop_peers(visible: list[Event]) -> list[Event]:
+    seen.extend(visible)
+    return [event for event in visible if event.author not in PEERS]
 
-  contents = _request_history.RequestHistory(None, events, AGENT).contents(
-      admit=admit
-  )
+  contents = _request_history.RequestHistory(
+      None, events, AGENT, history_filter=drop_peers
+  ).contents()
 
-  for event in seen:
-    assert event.content or not (
-        (event.input_transcription and event.input_transcription.text)
-        or (event.output_transcription and event.output_transcription.text)
-    )
+  # The filter runs before transcriptions are merged into content.
+  assert all(any(event is given for event in events) for given in seen)
   for content in contents:
     for part in content.parts or []:
       assert not any(f'[{peer}]' in (part.text or '') for peer in PEERS)

@@ -14,12 +14,13 @@
 
 """Builds an agent's request history in two walks, without throw-away events.
 
-The first applies the inclusion rules; the second, after compaction, merges
-transcriptions, lets `admit` narrow events, recasts other agents' messages into
-new contents and copies the session's. ``tools._rearranger`` runs only where a
-response is not right after its call or a call is unanswered.
+The first applies the inclusion rules and the agent's history filter; the
+second, after compaction, merges transcriptions, recasts other agents'
+messages into new contents and copies the session's. ``tools._rearranger``
+runs only where a response is not right after its call or a call is
+unanswered.
 
-When nothing needs the visible events before the build (no `admit`, no
+When nothing needs the visible events before the build (no history filter, no
 rewind, compaction or transcription in the history), the two walks are one:
 on a long session, fetching each event from memory a second time costs about
 as much as the work done on it.
@@ -28,7 +29,6 @@ as much as the work done on it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Optional
 
 from google.genai import types
 
@@ -44,8 +44,6 @@ from ._fencing import _copy_model
 from ._fencing import _is_other_agent_reply
 from ._fencing import _present_other_agent_content
 
-# Returns what of an event the agent may see: it, a trimmed copy, or None.
-Admit = Callable[[Event], Optional[Event]]
 _TOOL_FIELDS = ('function_call', 'function_response')
 
 
@@ -172,24 +170,21 @@ class RequestHistory:
       isolation_scope: str | None = None,
       is_single_turn: bool = False,
       user_content: types.Content | None = None,
-      admit: Admit | None = None,
   ) -> list[types.Content]:
     """The request contents, sharing no ``Content`` or ``Part`` with events.
 
-    `admit` sees each event once transcriptions are merged, before other agents'
-    messages are recast; the other arguments are `_get_contents`'s."""
+    The arguments are `_get_contents`'s."""
     strip_ids = not preserve_function_call_ids
     contents = None
     if (
         self._visible_events is None
         and not self._is_single_turn
-        and not admit
         and self._history_filter is None
     ):
       # Nothing needs the visible events first: apply the inclusion rules in
       # the build's own walk, while each event is in the cache. It gives up
       # on what needs them all (see `_build`) and the two walks run.
-      contents = self._build(self._events, {}, strip_ids, None, live=True)
+      contents = self._build(self._events, {}, strip_ids, live=True)
     if contents is None:
       events = self.visible_events
       call_authors = self._call_authors
@@ -200,7 +195,7 @@ class RequestHistory:
         call_authors = {}
         for event in events:
           _add_call_authors(event, call_authors)
-      contents = self._build(events, call_authors, strip_ids, admit)
+      contents = self._build(events, call_authors, strip_ids)
       # Only the build that applies the inclusion rules itself gives up.
       assert contents is not None
     if isolation_scope is not None:
@@ -219,7 +214,6 @@ class RequestHistory:
       events: list[Event],
       call_authors: dict[str, str],
       strip_ids: bool,
-      admit: Admit | None,
       *,
       live: bool = False,
   ) -> list[types.Content] | None:
@@ -277,14 +271,6 @@ class RequestHistory:
             continue
           event = _with_transcript(event, 'model', output_text)
           output_text, made = '', True
-        content = event.content
-
-      if admit is not None:
-        admitted = admit(event)
-        if admitted is None:
-          continue
-        made = made and admitted is event
-        event = admitted
         content = event.content
       parts = content.parts if content else None
 

@@ -15,11 +15,13 @@
 """Filters an agent's request history by source (``include_sources``).
 
 ``include_contents`` decides how far back an agent's model looks;
-``include_sources`` decides whose messages it sees. ``_get_contents`` applies
-the filter to events after rewind, branch, isolation, compaction and
-transcription handling, and before other agents' messages are recast as user
-context, so identity always comes from event metadata and never from the
-"[agent] said:" text.
+``include_sources`` decides whose messages it sees. It is a history filter
+(``include_sources_filter``, of the ``LlmAgent.history_filter`` type), which
+``_get_contents`` runs after the agent's own ``history_filter``, on the events
+that one kept: after rewind, branch and isolation filtering, before
+compaction, the merging of transcriptions and the recasting of other agents'
+messages as user context, so identity always comes from event metadata and
+never from the "[agent] said:" text.
 
 Sources: ``'user'`` matches what the human typed (a tool result the client
 posted back belongs to the call it answers); ``'self'`` the agent's own model
@@ -58,6 +60,12 @@ agent's events and the results of the tools it called. Beyond that:
   earlier messages from an agent without ``'self'``; expanding it would hand
   the agent a dropped peer's text verbatim and undo the app's compaction. The
   summary is a paraphrase and may still mention what a dropped peer found.
+  A summary that compaction replaces by one containing it is dropped, so it
+  never shows in the place of a dropped one.
+* A live session's transcription fragments are judged one by one, before the
+  request builder merges consecutive fragments into one message, as for any
+  history filter: an excluded author's fragments never join a kept message,
+  and two utterances that a dropped event separated become one message.
 
 ``None`` disables all of this, and an explicit list that names every source in
 the history gives the same result as ``None``.
@@ -65,14 +73,21 @@ the history gives the same result as ``None``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Sequence
+from typing import Any
+from typing import TYPE_CHECKING
 
 from google.genai import types
 
 from ....agents._include_sources import source_authors
+from ....apps.compaction import _get_compaction_ranges
 from ....events.event import Event
 from ....workflow._node_input_record import is_node_input
 from ....workflow._node_input_record import node_input_source
+
+if TYPE_CHECKING:
+  from ....agents.llm_agent import HistoryFilter
 
 # A function call or response, named by the index of its event in the visible
 # history and the index of the part within the event.
@@ -123,6 +138,8 @@ class SourceFilter:
     # part, or another agent's calls and the responses to them), and the
     # event is neither a compaction summary nor a node input.
     self._whole_events: set[int] = set()
+    # The visible summaries compaction does not show, found when first asked.
+    self._superseded: set[int] | None = None
 
     latest_call_by_id: dict[str, _PartKey] = {}
     # Calls without an id, by function name, oldest first: an id-less
@@ -250,6 +267,10 @@ class SourceFilter:
     compaction = summary.actions.compaction
     if compaction is None:
       return True
+    if id(summary) in self._superseded_summaries():
+      # Compaction shows the summary that contains it instead; kept, it would
+      # show in that summary's place when the sources drop that one.
+      return False
     start, end = compaction.start_timestamp, compaction.end_timestamp
     if start is None or end is None:
       # A summary that does not say what it covers cannot be attributed;
@@ -267,6 +288,21 @@ class SourceFilter:
     # Nothing to attribute it to (the covered events are gone): keep it, as
     # the unfiltered request would.
     return not covers_any
+
+  def _superseded_summaries(self) -> set[int]:
+    """The visible summaries compaction leaves out for one containing them."""
+    if self._superseded is None:
+      retained = {
+          index for index, _, _ in _get_compaction_ranges(self._visible_events)
+      }
+      self._superseded = {
+          id(event)
+          for index, event in enumerate(self._visible_events)
+          if event.actions
+          and event.actions.compaction
+          and index not in retained
+      }
+    return self._superseded
 
   def _keeps_node_input(self, event: Event) -> bool:
     recorded = node_input_source(event)
@@ -357,3 +393,68 @@ def build_source_filter(
       history=history,
       visible_events=visible_events,
   )
+
+
+def include_sources_filter(
+    sources: Any,
+    agent_name: str,
+    *,
+    history: Sequence[Event] | None = None,
+    build: Callable[..., Any] = build_source_filter,
+) -> HistoryFilter:
+  """Returns ``include_sources`` as an ``LlmAgent.history_filter``.
+
+  Args:
+    sources: The agent's ``include_sources`` entries.
+    agent_name: The name of the agent the request is built for.
+    history: All events the request is built from, where the current
+      invocation is read; None reads it from the events the filter is given.
+    build: Makes the filter of one request from the events it is given.
+
+  Returns:
+    A function given the events a request history would be built from that
+    returns those the sources admit: each event itself, a copy holding only
+    the parts the agent may see, or nothing.
+  """
+
+  def keep_admitted(events: list[Event]) -> list[Event]:
+    events = list(events)
+    source_filter = build(
+        sources,
+        agent_name,
+        history=events if history is None else history,
+        visible_events=events,
+    )
+    kept = []
+    for event in events:
+      admitted = source_filter.admit(event)
+      if admitted is not None:
+        kept.append(admitted)
+    return kept
+
+  return keep_admitted
+
+
+def with_include_sources(
+    history_filter: HistoryFilter | None,
+    sources: Any,
+    agent_name: str,
+    *,
+    history: Sequence[Event],
+    build: Callable[..., Any] = build_source_filter,
+) -> HistoryFilter | None:
+  """The app's ``history_filter``, then ``include_sources`` on what it kept.
+
+  The app's filter comes first because it is the general one: the sources
+  judge only the events it chose (a window counts those), and the app's
+  filter is given the events it would be given without ``include_sources``.
+  """
+  if sources is None:
+    return history_filter
+  keep_sources = include_sources_filter(
+      sources, agent_name, history=history, build=build
+  )
+  if history_filter is None:
+    return keep_sources
+  app_filter = history_filter
+  return lambda events: keep_sources(list(app_filter(events)))

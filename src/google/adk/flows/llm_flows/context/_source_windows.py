@@ -330,10 +330,17 @@ class WindowedSourceFilter(SourceFilter):
 
   def _kept_parts(self, event: Event) -> list[types.Part] | None:
     items = self._event_items.get(id(event))
-    if items is None:
-      # Not a visible event (a merged transcription): worked out part by part.
+    if items is not None:
+      return self._parts_kept(event, items)
+    anchor = self._anchor_by_event_id.get(event.id)
+    if anchor is None or (event.content and event.content.parts):
       return super()._kept_parts(event)
-    return self._parts_kept(event, items)
+    # A transcription fragment: the utterance it is part of is the item.
+    owner = event.author
+    if owner not in self._allowed:
+      return []
+    window = self._windows.get(owner)
+    return None if window is None or anchor in self._kept_items[owner] else []
 
   def _parts_kept(
       self, event: Event, items: _Item | list[_Item | None]
@@ -451,4 +458,21 @@ def build_source_filter(
       agent_name,
       history=history,
       visible_events=visible_events,
+  )
+
+
+def with_include_sources(
+    history_filter: Any,
+    sources: SourceSetting,
+    agent_name: str,
+    *,
+    history: Sequence[Event],
+) -> Any:
+  """``_source_filter.with_include_sources`` that also takes a policy."""
+  return _source_filter.with_include_sources(
+      history_filter,
+      sources,
+      agent_name,
+      history=history,
+      build=build_source_filter,
   )
