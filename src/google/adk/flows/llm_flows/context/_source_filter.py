@@ -293,7 +293,8 @@ class SourceFilter:
     """The visible summaries compaction leaves out for one containing them."""
     if self._superseded is None:
       retained = {
-          index for index, _, _ in _get_compaction_ranges(self._visible_events)
+          index
+          for index, _, _ in _get_compaction_ranges(list(self._visible_events))
       }
       self._superseded = {
           id(event)
