@@ -692,6 +692,15 @@ def _summarise_long_session(
             'requests_identical': (
                 len({f['requests_digest'] for f in up + fork}) == 1
             ),
+            # And what the session holds at T: every stored event (the
+            # fields both installs store) and the state.
+            'stored_identical': (
+                len({
+                    (f.get('events_digest'), f.get('state_digest'))
+                    for f in up + fork
+                })
+                == 1
+            ),
         })
         rows[turn] = row
       blocks[key] = rows
@@ -1161,7 +1170,7 @@ def _long_session_lines(summary: dict[str, Any]) -> list[str]:
       "collector; ckpt = gc.collect(), then turn T alone; floor = turn T's",
       'model requests through model_dump + json.dumps; ratios per round',
   ]
-  identical = True
+  identical = stored = True
   for key, rows in summary['long_session'].items():
     app, store = key.split('/')
     lines += [
@@ -1175,6 +1184,7 @@ def _long_session_lines(summary: dict[str, Any]) -> list[str]:
     for turn, row in rows.items():
       up, fork = row['upstream'], row['fork']
       identical = identical and row['requests_identical']
+      stored = stored and row.get('stored_identical', False)
       lines.append(
           f'{turn:>4} {row["events"]:>6,} {up["amortized_ms"]:>8.1f}'
           f' {up["gc_ms"]:>5.1f} {fork["amortized_ms"]:>6.1f}'
@@ -1187,6 +1197,10 @@ def _long_session_lines(summary: dict[str, Any]) -> list[str]:
   lines.append(
       'Model requests at every checkpoint identical, fork and upstream, every'
       f' round: {_yes(identical)}'
+  )
+  lines.append(
+      'Stored events and state at every checkpoint identical (but the'
+      f" fork's visibility field), fork and upstream, every round: {_yes(stored)}"
   )
   return lines
 

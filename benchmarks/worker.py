@@ -996,6 +996,34 @@ def _requests_digest(requests: list[Any]) -> str:
   return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
+# Fields no two runs share (random ids, times) and the fork's own stored
+# field, which upstream has no place for.
+_EVENT_FIELDS_LEFT_OUT = {'id', 'timestamp', 'invocation_id', 'visibility'}
+
+
+def _events_digest(events: list[Any]) -> str:
+  """A digest of stored events: every field both installs store.
+
+  Ids, times and invocation ids are random or clock-bound and left out, and
+  so is the fork's `visibility`; function call ids are replaced by their
+  order of first appearance, as in `_requests_digest`.
+  """
+  payload = json.dumps(
+      [
+          event.model_dump(
+              mode='json', exclude_none=True, exclude=_EVENT_FIELDS_LEFT_OUT
+          )
+          for event in events
+      ],
+      sort_keys=True,
+  )
+  ids: dict[str, str] = {}
+  payload = _ADK_ID.sub(
+      lambda match: ids.setdefault(match.group(), f'call-{len(ids)}'), payload
+  )
+  return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
 async def _nested_progress_times(turns: int, supported: bool) -> dict[str, Any]:
   """Runner turn time of the nested-progress app, per configuration.
 
@@ -1517,6 +1545,10 @@ async def _long_session(
           'events': len(stored.events),
           'floor': _wire_floor(requests),
           'requests_digest': _requests_digest(requests),
+          'events_digest': _events_digest(stored.events),
+          'state_digest': hashlib.sha256(
+              json.dumps(stored.state, sort_keys=True, default=str).encode()
+          ).hexdigest()[:16],
       }
       del requests, stored
     await runner.close()
