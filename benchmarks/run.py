@@ -1200,7 +1200,8 @@ def _long_session_lines(summary: dict[str, Any]) -> list[str]:
   )
   lines.append(
       'Stored events and state at every checkpoint identical (but the'
-      f" fork's visibility field), fork and upstream, every round: {_yes(stored)}"
+      " fork's visibility field), fork and upstream, every round:"
+      f' {_yes(stored)}'
   )
   return lines
 

@@ -1546,9 +1546,11 @@ async def _long_session(
           'floor': _wire_floor(requests),
           'requests_digest': _requests_digest(requests),
           'events_digest': _events_digest(stored.events),
-          'state_digest': hashlib.sha256(
-              json.dumps(stored.state, sort_keys=True, default=str).encode()
-          ).hexdigest()[:16],
+          'state_digest': (
+              hashlib.sha256(
+                  json.dumps(stored.state, sort_keys=True, default=str).encode()
+              ).hexdigest()[:16]
+          ),
       }
       del requests, stored
     await runner.close()

@@ -385,3 +385,27 @@ async def test_a_task_agents_questions_over_turns_reload_as_they_were_shown():
   reloaded = [e for e in user_view(stored.events) if e.author != 'user']
   assert _final_texts(live) == ['Which date?', 'How many people?']
   assert _final_texts(reloaded) == _final_texts(live)
+
+
+@pytest.mark.asyncio
+async def test_a_review_loop_with_an_internal_writer_answers_with_its_draft():
+  def route(node_input: str) -> Event:
+    return Event(route='revise' if node_input == 'REVISE' else 'done')
+
+  writer = _agent('writer', 'first draft', 'last draft', visibility='internal')
+  review = Workflow(
+      name='review',
+      edges=[
+          (START, writer, _agent('reviewer', 'REVISE', 'OK'), route),
+          (route, {'revise': writer}),
+      ],
+  )
+
+  events, _, _ = await _run(review, RunConfig(visibility_mode='filter'))
+
+  # Nothing user-facing said a word, so the turn's answer is chosen from its
+  # events: the loop's output, the writer's last draft, not the verdict.
+  said = [p.text for e in events if e.content for p in e.content.parts]
+  assert [text for text in said if text] == ['last draft']
+  outputs = [e for e in events if 'review@1' in (e.node_info.output_for or ())]
+  assert [e.output for e in outputs] == ['last draft']
