@@ -241,6 +241,7 @@ def test_pr_stacked_on_several_prs_applies_after_all_of_them(
   # A PR with two dependencies is sent after both: they apply as a series,
   # and the stacked one would not apply to either dependency alone.
   for suffix in (
+      '-include-sources-node-input',
       '-history-filter',
       '-include-sources',
       '-event-visibility-field',

@@ -113,6 +113,27 @@ async def test_input_from_start_and_from_a_predecessor():
 
 
 @pytest.mark.asyncio
+async def test_input_from_is_serialized_only_where_set():
+  first, second = _InputFrom(), _InputFrom()
+
+  await _run(
+      Workflow(
+          name='flow',
+          edges=[
+              (START, _agent('classifier', first), _agent('booker', second))
+          ],
+      )
+  )
+
+  # Events without it serialize as they did before the field existed.
+  assert 'inputFrom' not in first.inputs[0].model_dump_json(by_alias=True)
+  assert 'input_from' not in first.inputs[0].node_info.model_dump()
+  assert second.inputs[0].node_info.model_dump()['input_from'] == (
+      'flow@1/classifier@1'
+  )
+
+
+@pytest.mark.asyncio
 async def test_input_from_a_function_and_from_a_join():
   after_function, after_join = _InputFrom(), _InputFrom()
 
