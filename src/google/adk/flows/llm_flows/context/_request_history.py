@@ -274,16 +274,7 @@ class RequestHistory:
         content = event.content
       parts = content.parts if content else None
 
-      # The tool parts, in lists made only for events that have them.
-      calls: list[types.FunctionCall] | None = None
-      responses: list[types.FunctionResponse] | None = None
-      for part in parts or ():
-        if part.function_call:
-          calls = calls or []
-          calls.append(part.function_call)
-        if part.function_response:
-          responses = responses or []
-          responses.append(part.function_response)
+      calls, responses = _tool_parts(parts)
       if live and (calls or responses):
         for call in calls or ():
           if call.id:
@@ -364,6 +355,25 @@ class RequestHistory:
         for event in rearranged
         if event.content
     ]
+
+
+def _tool_parts(
+    parts: list[types.Part] | None,
+) -> tuple[
+    list[types.FunctionCall] | None, list[types.FunctionResponse] | None
+]:
+  """An event's function calls and responses, in lists made only for events
+  that have them (most have neither, and the walk runs for every event)."""
+  calls: list[types.FunctionCall] | None = None
+  responses: list[types.FunctionResponse] | None = None
+  for part in parts or ():
+    if part.function_call:
+      calls = calls or []
+      calls.append(part.function_call)
+    if part.function_response:
+      responses = responses or []
+      responses.append(part.function_response)
+  return calls, responses
 
 
 def _rearranging_changes_nothing(

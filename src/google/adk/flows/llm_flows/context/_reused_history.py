@@ -324,15 +324,7 @@ class ReusedHistory:
       # A transcription, which is merged with its neighbours.
       return False
     parts = content.parts
-    calls: list[types.FunctionCall] | None = None
-    responses: list[types.FunctionResponse] | None = None
-    for part in parts or ():
-      if part.function_call:
-        calls = calls or []
-        calls.append(part.function_call)
-      if part.function_response:
-        responses = responses or []
-        responses.append(part.function_response)
+    calls, responses = _request_history._tool_parts(parts)
     for call in calls or ():
       if call.id:
         if call.id in self._answered:
