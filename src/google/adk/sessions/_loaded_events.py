@@ -159,13 +159,24 @@ async def _read_after(
   from sqlalchemy import func
   from sqlalchemy import select
 
+  # The number of rows comes with them, in the same statement: one round
+  # trip to the database less at every read.
+  count = (
+      _of_session(
+          select(func.count()).select_from(storage_event), storage_event, key
+      )
+      .correlate(None)
+      .scalar_subquery()
+  )
   stmt = (
-      _of_session(select(storage_event), storage_event, key)
+      _of_session(select(storage_event, count), storage_event, key)
       .filter(storage_event.timestamp >= loaded.last_timestamp)
       .order_by(storage_event.timestamp.asc(), storage_event.id.asc())
   )
-  result = await sql_session.execute(stmt)
-  rows = result.scalars().all()
+  found = (await sql_session.execute(stmt)).all()
+  if not found:
+    return None
+  rows = [row for row, _ in found]
   new_rows = [row for row in rows if row.id not in loaded.ids]
   if not any(row.id == loaded.last_id for row in rows):
     return None
@@ -173,11 +184,7 @@ async def _read_after(
   # be Python's: a new row must come strictly later.
   if any(row.timestamp <= loaded.last_timestamp for row in new_rows):
     return None
-  count_stmt = _of_session(
-      select(func.count()).select_from(storage_event), storage_event, key
-  )
-  count = (await sql_session.execute(count_stmt)).scalar_one()
-  if count != len(loaded.events) + len(new_rows):
+  if found[0][1] != len(loaded.events) + len(new_rows):
     return None
   if not new_rows:
     return loaded.events, [(loaded.last_timestamp, loaded.last_id)]
