@@ -95,7 +95,9 @@ async def test_conversation_reads_as_a_fresh_service_reads_it(
       async for _ in runner.run_async(
           user_id=_USER,
           session_id=_SESSION,
-          new_message=types.UserContent(parts=[types.Part(text=f'turn {turn}')]),
+          new_message=types.UserContent(
+              parts=[types.Part(text=f'turn {turn}')]
+          ),
       ):
         pass
 

@@ -159,8 +159,8 @@ async def _read_after(
   from sqlalchemy import func
   from sqlalchemy import select
 
-  # The number of rows comes with them, in the same statement: one round
-  # trip to the database less at every read.
+  # The session's row count comes in the same statement as the rows, so
+  # checking it costs no round trip to the database of its own.
   count = (
       _of_session(
           select(func.count()).select_from(storage_event), storage_event, key
@@ -174,11 +174,10 @@ async def _read_after(
       .order_by(storage_event.timestamp.asc(), storage_event.id.asc())
   )
   found = (await sql_session.execute(stmt)).all()
-  if not found:
-    return None
   rows = [row for row, _ in found]
   new_rows = [row for row in rows if row.id not in loaded.ids]
   if not any(row.id == loaded.last_id for row in rows):
+    # The last row read is gone (no row at all included).
     return None
   # The database orders ids of equal times by its collation, which need not
   # be Python's: a new row must come strictly later.
